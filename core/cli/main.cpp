@@ -1,0 +1,56 @@
+// kdesched: the command line. Subcommands live in command_*.cpp.
+#include "cli/commands.hpp"
+
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+int main(int argc, char** argv) {
+    using namespace kd::cli;
+    CLI::App app{
+        "kdesched: a Kubernetes descheduler (koord-descheduler compatible) with run-time loaded plugins.\n"
+        "Exit codes: 0 ok, 1 invalid input (config, plugin, cluster file; the message says where),\n"
+        "2 bad command line, 3 runtime failure."};
+    app.require_subcommand(1);
+    CommonOptions opts;
+    auto add_common = [&](CLI::App* cmd) {
+        cmd->add_option("--plugin-dir", opts.plugin_dirs,
+                        "Directory of plugin libraries (*.so); repeatable. The directory next to the binary "
+                        "(../lib/kdesched/plugins) is always searched too");
+        cmd->add_flag("--no-default-plugin-dir", opts.no_default_plugin_dir,
+                      "Do not search the plugin directory next to the binary");
+        cmd->add_option("--log-level", opts.log_level, "debug, info, warn or error")
+            ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
+            ->capture_default_str();
+    };
+    std::string config;
+
+    auto* validate = app.add_subcommand("validate",
+                                        "Check a profiles file: schema, plugins and every plugin's args; "
+                                        "prints every problem with file:line:column, or OK");
+    validate->add_option("--config", config, "DeschedulerConfiguration YAML (or a ConfigMap holding one)")->required();
+    add_common(validate);
+
+    auto* plugins = app.add_subcommand("plugins",
+                                       "List the loadable plugins: name, version, API version, "
+                                       "extension points, file");
+    add_common(plugins);
+
+    auto* plan = app.add_subcommand("plan", "Load a profiles file and the plugins and print what each cycle runs");
+    plan->add_option("--config", config, "DeschedulerConfiguration YAML; default: the embedded default profile");
+    add_common(plan);
+
+    auto* version = app.add_subcommand("version", "Print the kdesched version and its plugin API version");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? kOk : kUsage;
+    }
+    spdlog::set_level(spdlog::level::from_str(opts.log_level));
+    if (validate->parsed()) return run_validate(opts, config);
+    if (plugins->parsed()) return run_plugins(opts);
+    if (plan->parsed()) return run_plan(opts, config);
+    if (version->parsed()) return run_version();
+    return kUsage;
+}

@@ -1,0 +1,16 @@
+// profiles[]: names (A.2), plugin sets merged with the defaults (A.3), pluginConfig entries.
+#pragma once
+
+#include "config/configuration.hpp"
+#include "config/reporter.hpp"
+#include "config/wire.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace kd::core {
+
+// Never fails; every problem goes to `report`.
+std::vector<Profile> build_profiles(const std::optional<std::vector<wire::Profile>>& profiles, Reporter& report);
+
+}  // namespace kd::core

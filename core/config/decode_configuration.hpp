@@ -1,0 +1,15 @@
+// From the JSON form of the file to the public DeschedulerConfiguration: type check, strict
+// decode, defaults (A.2), profiles (A.3) and validation. Problems go to the reporter.
+#pragma once
+
+#include "config/configuration.hpp"
+#include "config/reporter.hpp"
+
+#include <rapidjson/document.h>
+
+namespace kd::core {
+
+// The result is only meaningful when `report` stayed empty.
+DeschedulerConfiguration decode_configuration(const rapidjson::Value& doc, Reporter& report);
+
+}  // namespace kd::core

@@ -1,0 +1,46 @@
+#include "runtime/descheduler.hpp"
+
+#include "error.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace kd::core {
+
+Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterWriter* writer,
+                         RunObserver* observer)
+    : config_(config),
+      limiter_(config.maxNoOfPodsToEvictPerNode, config.maxNoOfPodsToEvictPerNamespace,
+               config.maxNoOfPodsToEvictTotal) {
+    ctx_.writer = writer;
+    ctx_.observer = observer;
+    ctx_.limiter = &limiter_;
+    ctx_.dry_run = config.dryRun;
+    ctx_.descheduling_interval_ms = config.deschedulingInterval.ms();
+    std::vector<std::string> problems;
+    for (const auto& p : config_.profiles) {
+        try {
+            profiles_.push_back(std::make_unique<ProfileRuntime>(p, catalog, ctx_));
+        } catch (const Error& e) {
+            problems.push_back(e.what());
+        }
+    }
+    if (!problems.empty()) throw Error(config_.sourceFile + ": the profiles cannot run:", problems);
+}
+
+std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
+    ++cycle_;
+    std::vector<const kd_node*> nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector);
+    if (nodes.size() <= 1)
+        return "the cluster size is 0 or 1 (" + std::to_string(nodes.size()) + " ready node(s) selected)";
+    kd_snapshot view = cluster;
+    view.nodes = nodes.data();
+    view.node_count = nodes.size();
+    limiter_.reset();
+    for (auto& p : profiles_)
+        if (auto err = p->deschedule(view, cycle_)) return "profile \"" + p->name() + "\" deschedule: " + *err;
+    for (auto& p : profiles_)
+        if (auto err = p->balance(view, cycle_)) return "profile \"" + p->name() + "\" balance: " + *err;
+    return std::nullopt;
+}
+
+}  // namespace kd::core

@@ -1,0 +1,43 @@
+// The descheduling cycle of spec A.7 over every profile: deschedule for all profiles, then
+// balance for all profiles, with the global eviction limits reset per cycle. Profiles run in file
+// order (the anchor's order is random: see docs/compatibility.md).
+#pragma once
+
+#include "config/configuration.hpp"
+#include "plugins/plugin_catalog.hpp"
+#include "runtime/eviction_limiter.hpp"
+#include "runtime/host_context.hpp"
+#include "runtime/profile_runtime.hpp"
+
+#include <kdesched/abi.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kd::core {
+
+class Descheduler {
+public:
+    // Builds every profile's framework; throws one Error listing the problems of all profiles.
+    Descheduler(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterWriter* writer,
+                RunObserver* observer);
+
+    // One cycle over `cluster` (its all_nodes: every ready node). Returns nullopt, or why the
+    // cycle stopped: "the cluster size is 0 or 1", or a profile's error.
+    std::optional<std::string> run_cycle(const kd_snapshot& cluster);
+
+    uint64_t cycles_run() const { return cycle_; }
+    const std::vector<std::unique_ptr<ProfileRuntime>>& profiles() const { return profiles_; }
+    const DeschedulerConfiguration& config() const { return config_; }
+
+private:
+    DeschedulerConfiguration config_;
+    EvictionLimiter limiter_;
+    HostContext ctx_;
+    std::vector<std::unique_ptr<ProfileRuntime>> profiles_;
+    uint64_t cycle_ = 0;
+};
+
+}  // namespace kd::core

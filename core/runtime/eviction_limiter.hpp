@@ -1,0 +1,33 @@
+// The global eviction limits of spec A.6: per node, per namespace and in total, shared by every
+// profile and reset at the start of each cycle.
+#pragma once
+
+#include <kdesched/abi.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace kd::core {
+
+class EvictionLimiter {
+public:
+    EvictionLimiter(std::optional<uint32_t> per_node, std::optional<uint32_t> per_namespace,
+                    std::optional<uint32_t> total)
+        : per_node_(per_node), per_namespace_(per_namespace), total_(total) {}
+
+    // KD_EVICT_ACCEPTED when one more eviction of this pod stays within every limit, else the
+    // limit that stops it (node is checked only for a bound pod).
+    kd_evict_code check(const std::string& node, const std::string& ns) const;
+    void record(const std::string& node, const std::string& ns);
+    void reset();
+    uint32_t total() const { return total_count_; }
+
+private:
+    std::optional<uint32_t> per_node_, per_namespace_, total_;
+    std::unordered_map<std::string, uint32_t> by_node_, by_namespace_;
+    uint32_t total_count_ = 0;
+};
+
+}  // namespace kd::core

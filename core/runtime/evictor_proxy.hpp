@@ -1,0 +1,32 @@
+// The Evictor every plugin of a profile gets (spec A.6, with filters first): filter plugins →
+// per-node / per-namespace / total limits → framework dry run → the profile's single evict plugin.
+#pragma once
+
+#include "runtime/call_scope.hpp"
+#include "runtime/host_context.hpp"
+
+#include <kdesched/abi.h>
+
+#include <vector>
+
+namespace kd::core {
+
+class PluginInstance;
+
+class EvictorProxy {
+public:
+    EvictorProxy(HostContext& ctx, std::vector<PluginInstance*> filters, PluginInstance* evict)
+        : ctx_(ctx), filters_(std::move(filters)), evict_(evict) {}
+
+    // AND of the filter plugins (allowed when there are none); the first rejection names its plugin.
+    void filter(CallScope& scope, const kd_pod& pod, bool pre_eviction, kd_filter_result& out) const;
+    // The full eviction path; `out` strings live in `scope`.
+    void evict(CallScope& scope, const kd_pod& pod, const kd_evict_options& options, kd_evict_result& out) const;
+
+private:
+    HostContext& ctx_;
+    std::vector<PluginInstance*> filters_;
+    PluginInstance* evict_;
+};
+
+}  // namespace kd::core

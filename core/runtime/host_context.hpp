@@ -1,0 +1,51 @@
+// What every profile's plugins share during a run: the cluster backend they write through, the
+// global eviction limiter, the framework dry-run switch and whoever watches the outcomes.
+#pragma once
+
+#include "runtime/eviction_limiter.hpp"
+
+#include <kdesched/abi.h>
+
+#include <string>
+#include <string_view>
+
+namespace kd::core {
+
+// The cluster writes plugins can ask for. Two back ends: the simulator and the API server.
+class ClusterWriter {
+public:
+    virtual ~ClusterWriter() = default;
+    // Evicts the pod (policy/v1 Eviction; the simulator deletes it). Returns "" or the error.
+    virtual std::string evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) = 0;
+};
+
+// One eviction request and what became of it.
+struct EvictionRecord {
+    std::string profile;
+    std::string requested_by;  // plugin whose hook asked
+    std::string pod;           // "ns/name"
+    std::string node;
+    std::string reason;
+    kd_evict_code code = KD_EVICT_FAILED;
+    std::string decided_by;  // filter or evict plugin that decided; empty for limits and dry run
+    std::string detail;      // its reason
+};
+
+// Receives what happens during cycles: eviction outcomes and plugin log lines.
+class RunObserver {
+public:
+    virtual ~RunObserver() = default;
+    virtual void on_eviction(const EvictionRecord&) {}
+    virtual void on_plugin_log(std::string_view profile, std::string_view plugin, int32_t level,
+                               std::string_view message);
+};
+
+struct HostContext {
+    ClusterWriter* writer = nullptr;
+    RunObserver* observer = nullptr;
+    EvictionLimiter* limiter = nullptr;
+    bool dry_run = false;
+    int64_t descheduling_interval_ms = 0;
+};
+
+}  // namespace kd::core

@@ -1,0 +1,58 @@
+// One created plugin: the C handle, the kd_host it was given, and calls into its hooks that turn
+// KD_ERROR into messages. Destroyed before its library is unloaded (it holds the library).
+#pragma once
+
+#include "plugins/plugin_catalog.hpp"
+
+#include <kdesched/abi.h>
+
+#include <string>
+
+namespace kd::core {
+
+class ProfileRuntime;
+
+// A hook's answer: ok, or the plugin's error message.
+struct HookStatus {
+    bool ok = true;
+    std::string error;
+};
+
+class PluginInstance {
+public:
+    // Creates the instance with `args_json`; throws Error carrying the plugin's message
+    // (one "path: problem" per line for args problems).
+    PluginInstance(const PluginEntry& entry, ProfileRuntime& owner, const std::string& args_json,
+                   int64_t descheduling_interval_ms);
+    ~PluginInstance();
+    PluginInstance(const PluginInstance&) = delete;
+    PluginInstance& operator=(const PluginInstance&) = delete;
+
+    const std::string& name() const { return entry_.name; }
+    const PluginEntry& entry() const { return entry_; }
+    ProfileRuntime& owner() const { return owner_; }
+
+    HookStatus deschedule(const kd_call& call);
+    HookStatus balance(const kd_call& call);
+    // A failing filter hook rejects the pod (fail closed) with reason "error: <message>".
+    void filter(const kd_call& call, const kd_pod& pod, bool pre_eviction, kd_filter_result& out);
+    HookStatus evict(const kd_call& call, const kd_pod& pod, const kd_evict_options& options, kd_evict_result& out);
+
+private:
+    PluginEntry entry_;
+    ProfileRuntime& owner_;
+    kd_host host_{};
+    kd_plugin_instance* handle_ = nullptr;
+    std::string filter_error_;  // keeps an error reason alive for the caller
+};
+
+// Collects a hook's error message through the C error sink.
+struct ErrorSink {
+    std::string message;
+    kd_error_sink sink{sizeof(kd_error_sink), this, &set};
+    static void set(kd_error_sink* self, const char* m, size_t n) {
+        static_cast<ErrorSink*>(self->host_data)->message.assign(m ? m : "", m ? n : 0);
+    }
+};
+
+}  // namespace kd::core

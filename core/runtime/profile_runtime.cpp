@@ -1,0 +1,164 @@
+#include "runtime/profile_runtime.hpp"
+
+#include "error.hpp"
+
+#include <kdesched/view.hpp>
+
+#include <algorithm>
+#include <sstream>
+
+namespace kd::core {
+
+namespace {
+
+// Where a plugin named at some point was written, for messages.
+std::string at(const PluginRef& ref) {
+    return ref.where.text();
+}
+
+// Splits a plugin's create error into lines and points each "path: problem" line at the YAML
+// node it is about.
+std::vector<std::string> locate_args_errors(const std::string& profile, const std::string& plugin,
+                                            const PluginConfig* cfg, const std::string& message) {
+    std::vector<std::string> out;
+    std::istringstream in(message);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::string where = cfg ? cfg->where.text() : "";
+        auto colon = line.find(": ");
+        if (cfg && colon != std::string::npos && line.substr(0, colon).find(' ') == std::string::npos)
+            where = cfg->locate(line.substr(0, colon)).text();
+        std::string head =
+            (where.empty() ? "" : where + ": ") + "profile \"" + profile + "\": plugin \"" + plugin + "\"";
+        out.push_back(head + (cfg ? " args: " : ": ") + line);
+    }
+    if (out.empty()) out.push_back("profile \"" + profile + "\": plugin \"" + plugin + "\": create failed");
+    return out;
+}
+
+std::string join_points(const std::vector<std::string>& pts) {
+    std::string out;
+    for (const auto& p : pts) out += (out.empty() ? "" : ", ") + p;
+    return out.empty() ? "nothing" : out;
+}
+
+}  // namespace
+
+std::vector<const kd_node*> select_nodes(const kd_node* const* nodes, size_t count,
+                                         const std::optional<kd::LabelSelector>& selector) {
+    std::vector<const kd_node*> out;
+    out.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        kd::Node n(nodes[i]);
+        if (!selector || selector->matches([&](const std::string& k) { return n.labels().get(k); }))
+            out.push_back(nodes[i]);
+    }
+    return out;
+}
+
+ProfileRuntime::ProfileRuntime(const Profile& profile, const PluginCatalog& catalog, HostContext& ctx)
+    : profile_(profile), ctx_(ctx) {
+    std::vector<std::string> problems;
+    const std::string prof = "profile \"" + profile_.name + "\"";
+
+    // One instance per plugin name, created in first-mention order; nullptr after a reported problem.
+    std::vector<std::string> failed;
+    auto instance_for = [&](const PluginRef& ref) -> PluginInstance* {
+        for (auto& i : instances_)
+            if (i->name() == ref.name) return i.get();
+        if (std::find(failed.begin(), failed.end(), ref.name) != failed.end()) return nullptr;
+        failed.push_back(ref.name);
+        const PluginEntry* entry = catalog.find(ref.name);
+        if (!entry) {
+            problems.push_back(at(ref) + ": " + prof + ": plugin \"" + ref.name +
+                               "\" does not exist (loaded: " + catalog.names() + "; check --plugin-dir)");
+            return nullptr;
+        }
+        const PluginConfig* cfg = profile_.configFor(ref.name);
+        try {
+            instances_.push_back(std::make_unique<PluginInstance>(*entry, *this, cfg ? cfg->argsJson : "{}",
+                                                                  ctx_.descheduling_interval_ms));
+        } catch (const Error& e) {
+            std::string msg = e.what();
+            std::string prefix = "plugin " + ref.name + ": ";
+            if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
+            auto lines = locate_args_errors(profile_.name, ref.name, cfg, msg);
+            problems.insert(problems.end(), lines.begin(), lines.end());
+            return nullptr;
+        }
+        failed.pop_back();
+        return instances_.back().get();
+    };
+
+    auto build_point = [&](const std::vector<PluginRef>& refs, const char* point, std::vector<PluginInstance*>& out) {
+        for (const auto& ref : refs) {
+            if (std::any_of(out.begin(), out.end(), [&](PluginInstance* p) { return p->name() == ref.name; })) {
+                problems.push_back(at(ref) + ": " + prof + ": plugin \"" + ref.name + "\" already registered at " +
+                                   point + " (remove the duplicate)");
+                continue;
+            }
+            PluginInstance* inst = instance_for(ref);
+            if (!inst) continue;
+            if (!inst->entry().implements(point)) {
+                problems.push_back(at(ref) + ": " + prof + ": plugin \"" + ref.name + "\" does not extend " + point +
+                                   " (it implements " + join_points(inst->entry().extension_points()) + ")");
+                continue;
+            }
+            out.push_back(inst);
+        }
+    };
+    build_point(profile_.plugins.deschedule, "deschedule", deschedule_);
+    build_point(profile_.plugins.balance, "balance", balance_);
+    build_point(profile_.plugins.filter, "filter", filter_);
+    std::vector<PluginInstance*> evicts;
+    build_point(profile_.plugins.evict, "evict", evicts);
+    if (profile_.plugins.evict.empty())
+        problems.push_back(profile_.where.text() + ": " + prof + ": no evict plugin is enabled (enable exactly one)");
+    else if (profile_.plugins.evict.size() > 1)
+        problems.push_back(at(profile_.plugins.evict[1]) + ": " + prof +
+                           ": only one evict plugin can be enabled (found " +
+                           std::to_string(profile_.plugins.evict.size()) + ")");
+    if (!problems.empty()) throw Error(prof + " is invalid:", problems);
+    evict_ = evicts.front();
+    evictor_ = std::make_unique<EvictorProxy>(ctx_, filter_, evict_);
+}
+
+std::optional<std::string> ProfileRuntime::deschedule(const kd_snapshot& cluster, uint64_t cycle) {
+    return run(Point::deschedule, cluster, cycle);
+}
+
+std::optional<std::string> ProfileRuntime::balance(const kd_snapshot& cluster, uint64_t cycle) {
+    return run(Point::balance, cluster, cycle);
+}
+
+std::optional<std::string> ProfileRuntime::run(Point point, const kd_snapshot& cluster, uint64_t cycle) {
+    const auto& plugins = point == Point::deschedule ? deschedule_ : balance_;
+    if (plugins.empty()) return std::nullopt;
+    nodes_ = select_nodes(cluster.nodes, cluster.node_count, profile_.nodeSelector);
+    std::vector<std::string> errors;
+    for (PluginInstance* p : plugins) {
+        CallScope scope;
+        scope.profile = this;
+        scope.plugin = p;
+        scope.snapshot = cluster;
+        scope.snapshot.nodes = nodes_.data();
+        scope.snapshot.node_count = nodes_.size();
+        scope.call = kd_call{sizeof(kd_call),
+                             &scope.snapshot,
+                             kd_str{profile_.name.data(), profile_.name.size()},
+                             kd_str{p->name().data(), p->name().size()},
+                             cycle,
+                             ctx_.dry_run,
+                             &scope};
+        HookStatus st = point == Point::deschedule ? p->deschedule(scope.call) : p->balance(scope.call);
+        if (!st.ok) errors.push_back(p->name() + ": " + st.error);
+    }
+    if (errors.empty()) return std::nullopt;
+    if (errors.size() == 1) return errors.front();
+    std::string out = "[";
+    for (size_t i = 0; i < errors.size(); ++i) out += (i ? ", " : "") + errors[i];
+    return out + "]";
+}
+
+}  // namespace kd::core

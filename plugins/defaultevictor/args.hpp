@@ -1,0 +1,113 @@
+// DefaultEvictorArgs: the args of upstream DefaultEvictor (sigs.k8s.io/descheduler v0.35), decoded
+// strictly. Every default is the member initialiser (upstream defaults everything to false/empty).
+#pragma once
+
+#include <kdesched/decode.hpp>
+#include <kdesched/label_selector.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kd::plugins::defaultevictor {
+
+// Pods with spec.priority ≥ this are system-critical (Kubernetes SystemCriticalPriority).
+inline constexpr int32_t kSystemCriticalPriority = 2'000'000'000;
+
+// Any JSON value, remembered only as "given or not": lets us reject a field we cannot honour
+// with a precise message instead of the generic "unknown field".
+struct AnyJson {
+    bool present = false;
+};
+
+// priorityThreshold: pods whose priority is not below the threshold are protected.
+struct PriorityThreshold {
+    std::optional<int32_t> value;
+    std::string name;  // PriorityClass name; rejected: the snapshot has no PriorityClass objects
+    template <class V>
+    void fields(V& v) {
+        v("value", value);
+        v("name", name);
+    }
+};
+
+// podProtections (v0.34+): the successor of the evict*/ignore* flags.
+struct PodProtections {
+    std::vector<std::string>
+        defaultDisabled;  // of PodsWithLocalStorage, DaemonSetPods, SystemCriticalPods, FailedBarePods
+    std::vector<std::string> extraEnabled;  // of PodsWithPVC (PodsWithoutPDB, PodsWithResourceClaims: rejected)
+    AnyJson config;                         // per-protection config: rejected (needs StorageClasses)
+    template <class V>
+    void fields(V& v) {
+        v("defaultDisabled", defaultDisabled);
+        v("extraEnabled", extraEnabled);
+        v("config", config);
+    }
+    // True when either list is given: then the deprecated flags are not used (upstream rule).
+    bool in_use() const { return !defaultDisabled.empty() || !extraEnabled.empty(); }
+};
+
+struct DefaultEvictorArgs {
+    std::string nodeSelector;              // label selector string limiting the nodeFit target nodes
+    bool evictLocalStoragePods = false;    // deprecated flag, see podProtections
+    bool evictDaemonSetPods = false;       // deprecated flag
+    bool evictSystemCriticalPods = false;  // deprecated flag
+    bool ignorePvcPods = false;            // deprecated flag
+    bool evictFailedBarePods = false;      // deprecated flag
+    std::optional<kd::LabelSelector> labelSelector;
+    std::optional<PriorityThreshold> priorityThreshold;
+    bool nodeFit = false;
+    uint64_t minReplicas = 0;  // ≤ 1: no check
+    std::optional<kd::Duration> minPodAge;
+    bool ignorePodsWithoutPDB = false;  // rejected when true: the snapshot has no PodDisruptionBudgets
+    PodProtections podProtections;
+    std::optional<kd::LabelSelector> namespaceLabelSelector;  // rejected when non-empty: no Namespace labels
+
+    template <class V>
+    void fields(V& v) {
+        v("nodeSelector", nodeSelector);
+        v("evictLocalStoragePods", evictLocalStoragePods);
+        v("evictDaemonSetPods", evictDaemonSetPods);
+        v("evictSystemCriticalPods", evictSystemCriticalPods);
+        v("ignorePvcPods", ignorePvcPods);
+        v("evictFailedBarePods", evictFailedBarePods);
+        v("labelSelector", labelSelector);
+        v("priorityThreshold", priorityThreshold);
+        v("nodeFit", nodeFit);
+        v("minReplicas", minReplicas);
+        v("minPodAge", minPodAge);
+        v("ignorePodsWithoutPDB", ignorePodsWithoutPDB);
+        v("podProtections", podProtections);
+        v("namespaceLabelSelector", namespaceLabelSelector);
+    }
+
+    // Collects every problem with its field path (e.g. "priorityThreshold.name: …").
+    void validate(kd::Errors& errs, const std::string& path) const;
+};
+
+// The protections in force, from podProtections when it is used, else from the deprecated flags.
+struct Protections {
+    bool localStorage = true;    // PodsWithLocalStorage
+    bool daemonSet = true;       // DaemonSetPods
+    bool systemCritical = true;  // SystemCriticalPods (and priorityThreshold)
+    bool failedBarePods = true;  // FailedBarePods: every bare pod protected; off = only non-Failed bare pods
+    bool pvc = false;            // PodsWithPVC
+};
+
+// Resolves the protections the way upstream getEffectivePodProtections does.
+Protections effective_protections(const DefaultEvictorArgs& args);
+
+}  // namespace kd::plugins::defaultevictor
+
+namespace kd {
+
+// AnyJson decodes anything; null counts as absent.
+template <>
+struct Decoder<plugins::defaultevictor::AnyJson> {
+    static void decode(const rapidjson::Value& v, plugins::defaultevictor::AnyJson& out, const std::string&, Errors&) {
+        out.present = !v.IsNull();
+    }
+};
+
+}  // namespace kd

@@ -1,0 +1,140 @@
+#include "default_evictor.hpp"
+
+#include <utility>
+
+namespace kd::plugins::defaultevictor {
+
+DefaultEvictor::DefaultEvictor(kd::Host&, Args args) : args_(std::move(args)) {
+    protections_ = effective_protections(args_);
+    if (args_.priorityThreshold && args_.priorityThreshold->value)
+        priority_threshold_ = *args_.priorityThreshold->value;
+    if (!args_.nodeSelector.empty()) {
+        // Already validated while decoding; parse again to keep the compiled form.
+        std::string why;
+        node_selector_ = StringLabelSelector::parse(args_.nodeSelector, &why);
+        if (node_selector_ && node_selector_->empty()) node_selector_.reset();
+    }
+    if (args_.minPodAge) {
+        // Ages are whole milliseconds: age_ms * 1e6 < ns  <=>  age_ms < ceil(ns / 1e6).
+        int64_t ns = args_.minPodAge->value.count();
+        min_pod_age_ms_ceil_ = ns / 1'000'000 + (ns > 0 && ns % 1'000'000 != 0 ? 1 : 0);
+    }
+}
+
+DefaultEvictor::SnapshotKey DefaultEvictor::key_of(const kd::Cycle& cycle) {
+    // Not the kd_snapshot address: a host may hand a fresh struct to every hook call of a cycle, and
+    // rebuilding per call would make minReplicas O(pods) per filtered pod. The caches own their data,
+    // so a stale key can only cost accuracy (a pod evicted earlier in the cycle still counted), never safety.
+    const kd_snapshot* s = cycle.snapshot().raw();
+    return {cycle.number(), s->pod_count, s->all_node_count};
+}
+
+const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod) {
+    kd::KeyValues annotations = pod.annotations();
+    // Upstream: the evict annotation short-circuits every other check, even mirror/static.
+    if (annotations.has(kEvictAnnotation)) return nullptr;
+    if (annotations.has(kMirrorAnnotation)) return reason::kMirrorPod;
+    if (auto source = annotations.get(kSourceAnnotation); source && *source != "api") return reason::kStaticPod;
+    if (pod.terminating()) return reason::kTerminating;
+
+    // The protections, in upstream's order (applyEffectivePodProtections).
+    if (protections_.systemCritical) {
+        auto priority = pod.priority();
+        if (priority && *priority >= kSystemCriticalPriority) return reason::kSystemCritical;
+        // A pod without spec.priority passes the threshold (IsPodEvictableBasedOnPriority).
+        if (priority_threshold_ && priority && !(*priority < *priority_threshold_)) return reason::kPriorityThreshold;
+    }
+    bool bare = pod.owners().empty();
+    if (bare) {
+        if (protections_.failedBarePods) return reason::kBarePod;
+        if (pod.phase() != KD_POD_FAILED) return reason::kBarePodNotFailed;
+    }
+    if (protections_.localStorage && pod.has_local_storage()) return reason::kLocalStorage;
+    if (protections_.daemonSet) {
+        for (auto owner : pod.owners())
+            if (owner.kind() == "DaemonSet") return reason::kDaemonSetPod;
+    }
+    if (protections_.pvc && pod.has_pvc()) return reason::kPVC;
+
+    if (args_.labelSelector && !args_.labelSelector->empty()) {
+        kd::KeyValues labels = pod.labels();
+        if (!args_.labelSelector->matches([&](const std::string& k) { return labels.get(k); }))
+            return reason::kLabelSelector;
+    }
+    if (args_.minReplicas > 1 && !enough_replicas(cycle, pod)) return reason::kMinReplicas;
+    if (args_.minPodAge && cycle.now_ms() - pod.creation_ms() < min_pod_age_ms_ceil_) return reason::kMinPodAge;
+    return nullptr;
+}
+
+bool DefaultEvictor::enough_replicas(const kd::Cycle& cycle, const kd::Pod& pod) {
+    auto owners = pod.owners();
+    // Upstream checks only pods with exactly one ownerReference; bare pods and multi-owner pods pass.
+    if (owners.size() != 1) return true;
+    SnapshotKey key = key_of(cycle);
+    if (owners_key_ != key) {
+        // One pass over every pod per snapshot, instead of one per filtered pod.
+        kd::Snapshot snap = cycle.snapshot();
+        pods_per_owner_.clear();
+        pods_per_owner_.reserve(snap.pods().size());
+        for (auto p : snap.pods()) {
+            auto refs = p.owners();
+            for (size_t i = 0; i < refs.size(); ++i) {
+                std::string_view uid = refs[i].uid();
+                // The upstream owner index is a set per pod: a UID listed twice counts once.
+                bool repeated = false;
+                for (size_t j = 0; j < i && !repeated; ++j) repeated = refs[j].uid() == uid;
+                if (repeated) continue;
+                // Look up by view first: only a new owner pays for a std::string.
+                auto found = pods_per_owner_.find(uid);
+                if (found != pods_per_owner_.end())
+                    ++found->second;
+                else
+                    pods_per_owner_.emplace(std::string(uid), 1);
+            }
+        }
+        owners_key_ = key;
+    }
+    auto it = pods_per_owner_.find(owners[0].uid());
+    uint64_t replicas = it == pods_per_owner_.end() ? 0 : it->second;
+    return replicas >= args_.minReplicas;
+}
+
+kd::NodeRequestTotals& DefaultEvictor::fit_totals(const kd::Cycle& cycle) {
+    SnapshotKey key = key_of(cycle);
+    kd::Snapshot snap = cycle.snapshot();
+    if (!totals_) {
+        totals_.emplace(snap);
+    } else if (totals_key_ == key) {
+        // Same cycle and the same pods: the totals still hold; only the view must be the current one.
+        totals_->rebind(snap);
+    } else {
+        totals_->reset(snap);
+    }
+    totals_key_ = key;
+    return *totals_;
+}
+
+kd::Verdict DefaultEvictor::filter(kd::Cycle& cycle, const kd::Pod& pod) {
+    const char* why = rejection(cycle, pod);
+    return why ? kd::Verdict::reject(why) : kd::Verdict::allow();
+}
+
+kd::Verdict DefaultEvictor::pre_eviction_filter(kd::Cycle& cycle, const kd::Pod& pod) {
+    if (!args_.nodeFit) return kd::Verdict::allow();
+    kd::Snapshot snap = cycle.snapshot();
+    kd::NodeRequestTotals& totals = fit_totals(cycle);
+    bool fits = node_selector_
+                    ? kd::pod_fits_any_other_node_if(
+                          snap, pod, totals, [&](const kd::Node& n) { return node_selector_->matches(n.labels()); })
+                    : kd::pod_fits_any_other_node(snap, pod, totals);
+    return fits ? kd::Verdict::allow() : kd::Verdict::reject(reason::kNodeFit);
+}
+
+kd::EvictOutcome DefaultEvictor::evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request) {
+    std::string error = cycle.evict_pod(pod, request.reason);
+    kd::EvictOutcome out = error.empty() ? kd::EvictOutcome::accepted() : kd::EvictOutcome::failed(std::move(error));
+    out.plugin = kName;
+    return out;
+}
+
+}  // namespace kd::plugins::defaultevictor

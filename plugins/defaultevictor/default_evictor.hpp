@@ -1,0 +1,96 @@
+// DefaultEvictor: upstream descheduler's evictability rules (spec D.2) as a filter plugin, plus an
+// evict plugin that evicts through the Eviction API. The KDESCHED_PLUGIN export lives in module.cpp
+// so that tests can link this class without a second `kdesched_module` symbol.
+#pragma once
+
+#include "args.hpp"
+#include "selector_string.hpp"
+
+#include <kdesched/node_fit.hpp>
+#include <kdesched/plugin.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace kd::plugins::defaultevictor {
+
+// Reason codes of rejected pods. Stable: `kdesched simulate --explain` and users' tooling show them.
+namespace reason {
+inline constexpr const char* kMirrorPod = "MirrorPod";
+inline constexpr const char* kStaticPod = "StaticPod";
+inline constexpr const char* kTerminating = "Terminating";
+inline constexpr const char* kSystemCritical = "SystemCritical";
+inline constexpr const char* kPriorityThreshold = "PriorityThreshold";
+inline constexpr const char* kBarePod = "BarePod";
+inline constexpr const char* kBarePodNotFailed = "BarePodNotFailed";
+inline constexpr const char* kLocalStorage = "LocalStorage";
+inline constexpr const char* kDaemonSetPod = "DaemonSetPod";
+inline constexpr const char* kPVC = "PVC";
+inline constexpr const char* kLabelSelector = "LabelSelector";
+inline constexpr const char* kMinReplicas = "MinReplicas";
+inline constexpr const char* kMinPodAge = "MinPodAge";
+inline constexpr const char* kNodeFit = "NodeFit";
+}  // namespace reason
+
+// Annotations read by the filter.
+inline constexpr std::string_view kEvictAnnotation = "descheduler.alpha.kubernetes.io/evict";
+inline constexpr std::string_view kMirrorAnnotation = "kubernetes.io/config.mirror";
+inline constexpr std::string_view kSourceAnnotation = "kubernetes.io/config.source";
+
+class DefaultEvictor {
+public:
+    static constexpr const char* kName = "DefaultEvictor";
+    static constexpr const char* kVersion = "1.0.0";
+    static constexpr const char* kDescription =
+        "Upstream descheduler evictability rules (filter) and eviction through the Eviction API (evict)";
+    using Args = DefaultEvictorArgs;
+
+    DefaultEvictor(kd::Host& host, Args args);
+
+    // D.2 Filter: evict annotation passes; mirror, static, terminating, then the protections,
+    // labelSelector, minReplicas and minPodAge reject with a reason code.
+    kd::Verdict filter(kd::Cycle& cycle, const kd::Pod& pod);
+    // D.2 PreEvictionFilter: with nodeFit the pod must fit another ready node (selected by nodeSelector).
+    kd::Verdict pre_eviction_filter(kd::Cycle& cycle, const kd::Pod& pod);
+    // Evicts through the host (policy/v1 Eviction); failed with the API's message when refused.
+    kd::EvictOutcome evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request);
+
+    // The reason code the filter would give, or nullptr when the pod passes.
+    const char* rejection(const kd::Cycle& cycle, const kd::Pod& pod);
+
+private:
+    // Identifies the cluster state a cache was built from: same cycle, same number of pods and nodes.
+    struct SnapshotKey {
+        uint64_t cycle = 0;
+        size_t pods = 0;
+        size_t nodes = 0;
+        bool operator==(const SnapshotKey&) const = default;
+    };
+    static SnapshotKey key_of(const kd::Cycle& cycle);
+
+    bool enough_replicas(const kd::Cycle& cycle, const kd::Pod& pod);
+    kd::NodeRequestTotals& fit_totals(const kd::Cycle& cycle);
+
+    Args args_;
+    Protections protections_;
+    std::optional<int32_t> priority_threshold_;
+    std::optional<StringLabelSelector> node_selector_;
+    int64_t min_pod_age_ms_ceil_ = 0;  // minPodAge rounded up to whole ms (pod ages are whole ms)
+
+    // Pods per owner UID for minReplicas, rebuilt when the snapshot changes.
+    std::optional<SnapshotKey> owners_key_;
+    struct UidHash {
+        using is_transparent = void;  // find() by string_view, no temporary std::string
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, uint64_t, UidHash, std::equal_to<>> pods_per_owner_;
+    // Node request totals for nodeFit, kept for the hook calls of one snapshot.
+    std::optional<SnapshotKey> totals_key_;
+    std::optional<kd::NodeRequestTotals> totals_;
+};
+
+}  // namespace kd::plugins::defaultevictor

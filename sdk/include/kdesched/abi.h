@@ -1,0 +1,416 @@
+/*
+ * kdesched plugin ABI — the only contract between the kdesched host and a plugin library.
+ *
+ * Plain C, no dependencies beyond <stddef.h>/<stdint.h>, so a plugin built with any compiler or
+ * C++ standard library can be loaded. No C++ object, std::string or exception crosses this edge.
+ *
+ * Conventions (apply to every entry below unless it says otherwise):
+ *  - Hooks (prefix `kd_plugin_…`, fields of kd_plugin_descriptor) are implemented by the plugin
+ *    and called by the host. Callbacks (fields of kd_host and kd_snapshot) are implemented by the
+ *    host and called by the plugin.
+ *  - Every struct that crosses the boundary starts with `struct_size`, set by whoever fills it to
+ *    sizeof() of the struct as *it* was compiled. Structs only ever grow by appending fields (a
+ *    MINOR version bump); a reader touches a field only when struct_size covers it. Arrays of
+ *    structs are therefore walked with the element's struct_size as stride (see KD_AT).
+ *  - Strings are kd_str: pointer + length, not NUL-terminated unless stated. A NULL data pointer
+ *    with size 0 is the empty string.
+ *  - Threads: the host calls all hooks of one plugin instance from one thread at a time.
+ *    Callbacks may only be called from inside a hook, on the thread that runs the hook.
+ *  - Versioning: the host refuses a module whose MAJOR differs from the host's or whose MINOR is
+ *    newer than the host's. PATCH never matters for compatibility.
+ */
+#ifndef KDESCHED_ABI_H
+#define KDESCHED_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* API version this header describes. */
+#define KD_API_VERSION_MAJOR 1
+#define KD_API_VERSION_MINOR 0
+#define KD_API_VERSION_PATCH 0
+
+/* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
+#define KD_MODULE_ENTRY_SYMBOL "kdesched_module"
+
+#if defined(_WIN32)
+#define KD_EXPORT __declspec(dllexport)
+#else
+#define KD_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Address of element i of an array whose elements are `stride` bytes apart. */
+#define KD_AT(type, base, stride, i) ((const type*)((const char*)(base) + (size_t)(i) * (stride)))
+
+/* ------------------------------------------------------------------------------------------ */
+/* Basic types                                                                                 */
+
+/* Borrowed string. Lifetime: stated by the struct that holds it. */
+typedef struct kd_str {
+    const char* data;
+    size_t size;
+} kd_str;
+
+/* Semantic version. */
+typedef struct kd_version {
+    uint32_t major;
+    uint32_t minor;
+    uint32_t patch;
+} kd_version;
+
+/* Result of every hook. */
+typedef enum kd_status { KD_OK = 0, KD_ERROR = 1 } kd_status;
+
+/* Log levels for kd_host.log. */
+typedef enum kd_log_level { KD_LOG_DEBUG = 0, KD_LOG_INFO = 1, KD_LOG_WARN = 2, KD_LOG_ERROR = 3 } kd_log_level;
+
+/*
+ * Where a hook writes an error message. Host-owned; `set` copies the text, so the plugin may pass
+ * a temporary. Calling `set` more than once keeps the last message. Valid only during the hook
+ * that received it.
+ */
+typedef struct kd_error_sink {
+    uint32_t struct_size;
+    void* host_data;
+    void (*set)(struct kd_error_sink* self, const char* message, size_t size);
+} kd_error_sink;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cluster snapshot (read-only, host-owned)                                                    */
+/*
+ * Lifetime of everything reachable from a kd_snapshot (objects, strings, arrays): until the hook
+ * that received it returns. Plugins must copy what they keep across calls (names, UIDs).
+ * Quantities are exact integers in milli-units (1 CPU = 1000, 1 byte of memory = 1000).
+ */
+
+/* One label, annotation or node-selector entry. */
+typedef struct kd_key_value {
+    kd_str key;
+    kd_str value;
+} kd_key_value;
+
+/* One resource quantity: name ("cpu", "memory", "pods", …) and value in milli-units. */
+typedef struct kd_resource {
+    kd_str name;
+    int64_t milli;
+} kd_resource;
+
+typedef struct kd_resource_list {
+    const kd_resource* items;
+    size_t count;
+} kd_resource_list;
+
+typedef struct kd_key_value_list {
+    const kd_key_value* items;
+    size_t count;
+} kd_key_value_list;
+
+typedef struct kd_str_list {
+    const kd_str* items;
+    size_t count;
+} kd_str_list;
+
+typedef struct kd_owner_reference {
+    uint32_t struct_size;
+    kd_str api_version;
+    kd_str kind;
+    kd_str name;
+    kd_str uid;
+    uint8_t controller; /* ownerReference.controller == true */
+} kd_owner_reference;
+
+typedef struct kd_taint {
+    uint32_t struct_size;
+    kd_str key;
+    kd_str value;
+    kd_str effect; /* NoSchedule | PreferNoSchedule | NoExecute */
+} kd_taint;
+
+typedef struct kd_toleration {
+    uint32_t struct_size;
+    kd_str key;
+    kd_str operator_; /* Exists | Equal ("" means Equal) */
+    kd_str value;
+    kd_str effect; /* "" matches every effect */
+} kd_toleration;
+
+/* A node-selector requirement: key, operator (In, NotIn, Exists, DoesNotExist, Gt, Lt), values. */
+typedef struct kd_selector_requirement {
+    uint32_t struct_size;
+    kd_str key;
+    kd_str operator_;
+    kd_str_list values;
+} kd_selector_requirement;
+
+/* One term of requiredDuringSchedulingIgnoredDuringExecution: all requirements must hold. */
+typedef struct kd_node_selector_term {
+    uint32_t struct_size;
+    const kd_selector_requirement* match_expressions; /* stride: element struct_size */
+    size_t match_expression_count;
+    const kd_selector_requirement* match_fields;
+    size_t match_field_count;
+} kd_node_selector_term;
+
+typedef struct kd_pod_condition {
+    uint32_t struct_size;
+    kd_str type;   /* PodScheduled, Ready, … */
+    kd_str status; /* True | False | Unknown */
+    kd_str reason;
+    kd_str message;
+} kd_pod_condition;
+
+/* Pod phase. */
+typedef enum kd_pod_phase {
+    KD_POD_PENDING = 0,
+    KD_POD_RUNNING = 1,
+    KD_POD_SUCCEEDED = 2,
+    KD_POD_FAILED = 3,
+    KD_POD_UNKNOWN = 4
+} kd_pod_phase;
+
+/* Kubernetes QoS class (status.qosClass, else computed by the host from the containers). */
+typedef enum kd_qos_class { KD_QOS_BEST_EFFORT = 1, KD_QOS_BURSTABLE = 2, KD_QOS_GUARANTEED = 3 } kd_qos_class;
+
+/* Bits of kd_pod.flags, derived by the host from the pod spec. */
+enum {
+    KD_POD_HAS_PRIORITY = 1u << 0,     /* spec.priority is set */
+    KD_POD_TERMINATING = 1u << 1,      /* metadata.deletionTimestamp is set */
+    KD_POD_LOCAL_STORAGE = 1u << 2,    /* a hostPath or emptyDir volume */
+    KD_POD_PVC = 1u << 3,              /* a persistentVolumeClaim volume */
+    KD_POD_EPHEMERAL_VOLUME = 1u << 4, /* a generic ephemeral volume */
+    KD_POD_READY = 1u << 5,            /* condition Ready is True */
+    KD_POD_HAS_NODE_AFFINITY = 1u << 6 /* required node affinity present (terms may be 0: matches nothing) */
+};
+
+typedef struct kd_pod {
+    uint32_t struct_size;
+    uint32_t flags; /* KD_POD_* bits */
+    kd_str uid;
+    kd_str namespace_;
+    kd_str name;
+    kd_str node_name;      /* spec.nodeName, empty when unbound */
+    kd_str scheduler_name; /* spec.schedulerName */
+    kd_str priority_class_name;
+    int32_t priority;    /* spec.priority, valid when KD_POD_HAS_PRIORITY */
+    uint8_t phase;       /* kd_pod_phase */
+    uint8_t qos_class;   /* kd_qos_class */
+    int64_t creation_ms; /* metadata.creationTimestamp, Unix milliseconds */
+    kd_key_value_list labels;
+    kd_key_value_list annotations;
+    const kd_owner_reference* owners; /* stride: element struct_size */
+    size_t owner_count;
+    kd_resource_list requests; /* effective requests: max(Σ containers, max init) + overhead */
+    kd_key_value_list node_selector;
+    const kd_node_selector_term* affinity_terms; /* required node affinity, OR-ed */
+    size_t affinity_term_count;
+    const kd_toleration* tolerations;
+    size_t toleration_count;
+    const kd_pod_condition* conditions;
+    size_t condition_count;
+} kd_pod;
+
+typedef struct kd_node {
+    uint32_t struct_size;
+    uint8_t unschedulable; /* spec.unschedulable */
+    uint8_t ready;         /* no Ready condition, or Ready == True */
+    kd_str uid;
+    kd_str name;
+    kd_key_value_list labels;
+    kd_key_value_list annotations;
+    const kd_taint* taints;
+    size_t taint_count;
+    kd_resource_list allocatable;     /* status.allocatable */
+    kd_resource_list raw_allocatable; /* annotation node.koordinator.sh/raw-allocatable if valid, else allocatable */
+} kd_node;
+
+/* One entry of NodeMetric status.podsMetric. */
+typedef struct kd_pod_metric {
+    uint32_t struct_size;
+    kd_str namespace_;
+    kd_str name;
+    kd_resource_list usage; /* podUsage */
+} kd_pod_metric;
+
+/* NodeMetric (slo.koordinator.sh/v1alpha1) of one node. */
+typedef struct kd_node_metric {
+    uint32_t struct_size;
+    uint8_t has_node_metric;       /* status.nodeMetric present */
+    int64_t update_time_ms;        /* status.updateTime, Unix ms; 0 = absent */
+    kd_resource_list system_usage; /* status.nodeMetric.systemUsage */
+    const kd_pod_metric* pods;     /* status.podsMetric, stride: element struct_size */
+    size_t pod_count;
+} kd_node_metric;
+
+/* Pods of one node (any phase), in a stable order. */
+typedef struct kd_pod_ref_list {
+    const kd_pod* const* items;
+    size_t count;
+} kd_pod_ref_list;
+
+/*
+ * The cluster as the host sees it for this cycle. Nodes are the ones this extension point runs
+ * on (already filtered by the global and profile node selectors) followed by nothing else;
+ * `all_nodes` also has nodes outside the selectors (for fit checks).
+ */
+typedef struct kd_snapshot {
+    uint32_t struct_size;
+    int64_t now_ms;              /* the cycle's clock, Unix ms (virtual in the simulator) */
+    const kd_node* const* nodes; /* nodes given to this extension point */
+    size_t node_count;
+    const kd_node* const* all_nodes; /* every ready node known to the host */
+    size_t all_node_count;
+    const kd_pod* const* pods; /* every pod known to the host */
+    size_t pod_count;
+    void* host_data;
+    /* Pods bound to the node with this name (empty list when none). */
+    kd_pod_ref_list (*pods_on_node)(const struct kd_snapshot* self, kd_str node_name);
+    /* NodeMetric of the node with this name, or NULL. */
+    const kd_node_metric* (*node_metric)(const struct kd_snapshot* self, kd_str node_name);
+    /* Pod by namespace and name, or NULL. */
+    const kd_pod* (*find_pod)(const struct kd_snapshot* self, kd_str namespace_, kd_str name);
+    /* Node by name, or NULL. */
+    const kd_node* (*find_node)(const struct kd_snapshot* self, kd_str name);
+} kd_snapshot;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Eviction                                                                                    */
+
+/* Outcome of an eviction request. Never collapse it to a bool: callers stop early on limits. */
+typedef enum kd_evict_code {
+    KD_EVICT_ACCEPTED = 0,        /* the evict plugin took the pod */
+    KD_EVICT_DRY_RUN = 1,         /* framework dry run: logged, counted, nothing done */
+    KD_EVICT_FILTERED = 2,        /* a filter plugin rejected it: `plugin`, `reason` say which, why */
+    KD_EVICT_LIMIT_NODE = 3,      /* maxNoOfPodsToEvictPerNode reached */
+    KD_EVICT_LIMIT_NAMESPACE = 4, /* maxNoOfPodsToEvictPerNamespace reached */
+    KD_EVICT_LIMIT_TOTAL = 5,     /* maxNoOfPodsToEvictTotal reached */
+    KD_EVICT_FAILED = 6           /* the evict plugin refused or failed: `plugin`, `reason` say why */
+} kd_evict_code;
+
+typedef struct kd_evict_options {
+    uint32_t struct_size;
+    kd_str reason;      /* why (shown in events, annotations); the host fills "" from context */
+    kd_str plugin_name; /* requesting plugin; "" = the plugin whose hook is running */
+} kd_evict_options;
+
+/* Filled by the host (kd_host.evict) or by an evict hook. Strings: valid until the hook returns. */
+typedef struct kd_evict_result {
+    uint32_t struct_size;
+    int32_t code;  /* kd_evict_code */
+    kd_str plugin; /* the plugin that decided (filter or evict plugin); empty for limits */
+    kd_str reason; /* short reason code or message */
+} kd_evict_result;
+
+/* Verdict of a filter hook. `reason`: why it was rejected, valid until the next call into the
+ * same instance (a string literal is the usual choice). */
+typedef struct kd_filter_result {
+    uint32_t struct_size;
+    uint8_t allowed;
+    kd_str reason;
+} kd_filter_result;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The call context and the host's callbacks                                                   */
+
+/*
+ * Passed to every extension-point hook. Host-owned; valid until the hook returns. Identifies the
+ * running cycle and profile, and is what the plugin hands back to kd_host callbacks.
+ */
+typedef struct kd_call {
+    uint32_t struct_size;
+    const kd_snapshot* snapshot;
+    kd_str profile;  /* profile name */
+    kd_str plugin;   /* the plugin whose hook runs */
+    uint64_t cycle;  /* 1-based cycle number */
+    uint8_t dry_run; /* framework-level dry run is on */
+    void* host_data;
+} kd_call;
+
+/*
+ * Host callbacks. Host-owned, valid from create until destroy of the instance that received it.
+ * May only be called from inside a hook of that instance, with the kd_call that hook received.
+ */
+typedef struct kd_host {
+    uint32_t struct_size;
+    kd_version api_version; /* the host's */
+    void* host_data;
+    /* Log a message under the plugin's name. `message` is copied. */
+    void (*log)(const struct kd_host* self, const kd_call* call, int32_t level, const char* message, size_t size);
+    /* AND of the profile's filter plugins' Filter (allowed when there are none). */
+    void (*filter)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_filter_result* out);
+    /* AND of the profile's filter plugins' PreEvictionFilter. */
+    void (*pre_eviction_filter)(const struct kd_host* self, const kd_call* call, const kd_pod* pod,
+                                kd_filter_result* out);
+    /* Ask for an eviction: filters → per-node / per-namespace / total limits → framework dry run →
+     * the profile's evict plugin. Result strings valid until the calling hook returns. */
+    void (*evict)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, const kd_evict_options* options,
+                  kd_evict_result* out);
+    /* Cluster write: evict the pod now through the Eviction API (policy/v1; the simulator deletes
+     * it). For evict plugins. The host records the event and the descheduler_pods_evicted metric.
+     * `reason` is copied. Returns KD_ERROR with a message in `err` when the API refuses. */
+    kd_status (*evict_pod)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason,
+                           kd_error_sink* err);
+} kd_host;
+
+/* Facts about the run given to create. Host-owned, valid during create only. */
+typedef struct kd_create_info {
+    uint32_t struct_size;
+    kd_str profile;                   /* profile the instance belongs to */
+    int64_t descheduling_interval_ms; /* top-level deschedulingInterval (0 = one cycle) */
+} kd_create_info;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The module and its plugins                                                                  */
+
+/* Plugin instance: opaque to the host. Created by `create`, released by `destroy`. */
+typedef struct kd_plugin_instance kd_plugin_instance;
+
+typedef struct kd_plugin_descriptor {
+    uint32_t struct_size;
+    const char* name;        /* required, NUL-terminated, e.g. "LowNodeLoad"; static storage */
+    const char* version;     /* required, plugin's own version, e.g. "1.0.0"; static storage */
+    const char* description; /* optional one line; static storage */
+
+    /* Required. Decode, default and validate `args_json` (a JSON object, "{}" when the profile
+     * gives no pluginConfig; not NUL-terminated), then create an instance in *out. On failure
+     * return KD_ERROR with a message in `err` (field paths for args problems) and leave *out NULL.
+     * `host` outlives the instance. */
+    kd_status (*create)(const kd_host* host, const kd_create_info* info, const char* args_json, size_t args_size,
+                        kd_plugin_instance** out, kd_error_sink* err);
+    /* Required. Release the instance. Must not fail. */
+    void (*destroy)(kd_plugin_instance* self);
+
+    /* Extension points: NULL = not implemented. The host only calls those that are set. */
+    kd_status (*deschedule)(kd_plugin_instance* self, const kd_call* call, kd_error_sink* err);
+    kd_status (*balance)(kd_plugin_instance* self, const kd_call* call, kd_error_sink* err);
+    /* Filter and PreEvictionFilter come as a pair: a filter plugin sets both. */
+    kd_status (*filter)(kd_plugin_instance* self, const kd_call* call, const kd_pod* pod, kd_filter_result* out,
+                        kd_error_sink* err);
+    kd_status (*pre_eviction_filter)(kd_plugin_instance* self, const kd_call* call, const kd_pod* pod,
+                                     kd_filter_result* out, kd_error_sink* err);
+    /* Evict the pod (the host has already applied filters, limits and dry run). Fill `out` with
+     * KD_EVICT_ACCEPTED, KD_EVICT_FILTERED or KD_EVICT_FAILED. */
+    kd_status (*evict)(kd_plugin_instance* self, const kd_call* call, const kd_pod* pod,
+                       const kd_evict_options* options, kd_evict_result* out, kd_error_sink* err);
+} kd_plugin_descriptor;
+
+/* What the entry point returns. Static storage in the plugin library: lives until it is unloaded. */
+typedef struct kd_module {
+    uint32_t struct_size;
+    kd_version api_version; /* KD_API_VERSION_* the module was built against; never moves */
+    const char* name;       /* module (library) name, for messages */
+    const kd_plugin_descriptor* const* plugins;
+    size_t plugin_count;
+} kd_module;
+
+/* The one exported symbol: `KD_EXPORT const kd_module* kdesched_module(void);` */
+typedef const kd_module* (*kd_module_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KDESCHED_ABI_H */

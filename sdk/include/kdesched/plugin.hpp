@@ -1,0 +1,361 @@
+// The C++ plugin layer: write a class, add one macro.
+//
+//     struct MyArgs { int64_t limit = 3; template <class V> void fields(V& v) { v("limit", limit); } };
+//
+//     class MyPlugin {
+//     public:
+//         static constexpr const char* kName = "MyPlugin";       // name used in profiles
+//         static constexpr const char* kVersion = "1.0.0";       // the plugin's own version
+//         static constexpr const char* kDescription = "…";       // optional
+//         using Args = MyArgs;                                   // optional (default: no args)
+//         MyPlugin(kd::Host& host, Args args);
+//         void balance(kd::Cycle& cycle);                        // any subset of the hooks below
+//     };
+//     KDESCHED_PLUGIN(MyPlugin)
+//
+// Hooks, detected by name; a hook with the wrong signature fails to compile with the expected one:
+//     void deschedule(kd::Cycle&);
+//     void balance(kd::Cycle&);
+//     kd::Verdict filter(kd::Cycle&, const kd::Pod&);                // with pre_eviction_filter
+//     kd::Verdict pre_eviction_filter(kd::Cycle&, const kd::Pod&);
+//     kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const kd::EvictRequest&);
+// Exceptions never cross the boundary: each is caught and reported to the host as an error.
+#pragma once
+
+#include <kdesched/abi.h>
+#include <kdesched/decode.hpp>
+#include <kdesched/view.hpp>
+
+#include <cstdarg>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace kd {
+
+// No args: the profile may only give an empty args object.
+struct NoArgs {
+    template <class V>
+    void fields(V&) {}
+};
+
+// A filter's answer. `reason`: a short code saying why the pod was rejected ("DaemonSetPod").
+struct Verdict {
+    bool allowed = true;
+    std::string reason;
+    static Verdict allow() { return {true, {}}; }
+    static Verdict reject(std::string why) { return {false, std::move(why)}; }
+};
+
+// What happened to an eviction request (see kd_evict_code).
+struct EvictOutcome {
+    kd_evict_code code = KD_EVICT_ACCEPTED;
+    std::string plugin;  // which plugin decided (filter or evict plugin); empty for limits
+    std::string reason;
+    // True when the pod is (or, in dry run, would be) evicted.
+    bool evicted() const { return code == KD_EVICT_ACCEPTED || code == KD_EVICT_DRY_RUN; }
+    // True when no further request in this cycle can succeed for the same node/namespace/total.
+    bool limit_reached() const {
+        return code == KD_EVICT_LIMIT_NODE || code == KD_EVICT_LIMIT_NAMESPACE || code == KD_EVICT_LIMIT_TOTAL;
+    }
+    static EvictOutcome accepted() { return {KD_EVICT_ACCEPTED, {}, {}}; }
+    static EvictOutcome filtered(std::string why) { return {KD_EVICT_FILTERED, {}, std::move(why)}; }
+    static EvictOutcome failed(std::string why) { return {KD_EVICT_FAILED, {}, std::move(why)}; }
+};
+
+// Human-readable name of an eviction code ("accepted", "limit-node", …).
+inline const char* evict_code_name(kd_evict_code c) {
+    switch (c) {
+        case KD_EVICT_ACCEPTED:
+            return "accepted";
+        case KD_EVICT_DRY_RUN:
+            return "dry-run";
+        case KD_EVICT_FILTERED:
+            return "filtered";
+        case KD_EVICT_LIMIT_NODE:
+            return "limit-node";
+        case KD_EVICT_LIMIT_NAMESPACE:
+            return "limit-namespace";
+        case KD_EVICT_LIMIT_TOTAL:
+            return "limit-total";
+        case KD_EVICT_FAILED:
+            return "failed";
+    }
+    return "unknown";
+}
+
+// What an evict hook is asked to do.
+struct EvictRequest {
+    std::string_view reason;
+    std::string_view plugin;  // the plugin that asked
+};
+
+enum class LogLevel { debug = KD_LOG_DEBUG, info = KD_LOG_INFO, warn = KD_LOG_WARN, error = KD_LOG_ERROR };
+
+// The host as seen by one plugin instance: facts given at creation.
+class Host {
+public:
+    Host(const kd_host* host, const kd_create_info* info)
+        : host_(host), profile_(sv(info->profile)), interval_ms_(info->descheduling_interval_ms) {}
+    const kd_host* raw() const { return host_; }
+    const std::string& profile() const { return profile_; }
+    // Top-level deschedulingInterval in milliseconds (0 = one cycle).
+    int64_t descheduling_interval_ms() const { return interval_ms_; }
+
+private:
+    const kd_host* host_;
+    std::string profile_;
+    int64_t interval_ms_;
+};
+
+// One hook call: the snapshot, the evictor and logging. Valid only while the hook runs.
+class Cycle {
+public:
+    Cycle(const kd_host* host, const kd_call* call) : host_(host), call_(call) {}
+    Snapshot snapshot() const { return Snapshot(call_->snapshot); }
+    int64_t now_ms() const { return call_->snapshot->now_ms; }
+    uint64_t number() const { return call_->cycle; }
+    bool dry_run() const { return call_->dry_run != 0; }
+    std::string_view profile() const { return sv(call_->profile); }
+    std::string_view plugin() const { return sv(call_->plugin); }
+
+    // AND of the profile's filter plugins.
+    Verdict filter(const Pod& pod) const { return run_filter(host_->filter, pod); }
+    Verdict pre_eviction_filter(const Pod& pod) const { return run_filter(host_->pre_eviction_filter, pod); }
+
+    // Asks the host to evict: filters → limits → dry run → the profile's evict plugin.
+    EvictOutcome evict(const Pod& pod, std::string_view reason) const {
+        kd_evict_options opts{sizeof(kd_evict_options), to_kd(reason), kd_str{nullptr, 0}};
+        kd_evict_result out{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
+        host_->evict(host_, call_, pod.raw(), &opts, &out);
+        return {static_cast<kd_evict_code>(out.code), std::string(sv(out.plugin)), std::string(sv(out.reason))};
+    }
+
+    // Cluster write for evict plugins: evicts the pod through the Eviction API (the simulator
+    // deletes it). Returns "" on success, else the API's error message.
+    std::string evict_pod(const Pod& pod, std::string_view reason) const {
+        std::string message;
+        kd_error_sink sink{sizeof(kd_error_sink), &message, [](kd_error_sink* self, const char* m, size_t n) {
+                               static_cast<std::string*>(self->host_data)->assign(m, n);
+                           }};
+        if (host_->evict_pod(host_, call_, pod.raw(), to_kd(reason), &sink) == KD_OK) return "";
+        return message.empty() ? "eviction failed without a message" : message;
+    }
+
+    void log(LogLevel level, std::string_view message) const {
+        host_->log(host_, call_, static_cast<int32_t>(level), message.data(), message.size());
+    }
+    void info(std::string_view m) const { log(LogLevel::info, m); }
+    void debug(std::string_view m) const { log(LogLevel::debug, m); }
+    void warn(std::string_view m) const { log(LogLevel::warn, m); }
+
+private:
+    template <class Fn>
+    Verdict run_filter(Fn fn, const Pod& pod) const {
+        kd_filter_result out{sizeof(kd_filter_result), 1, {}};
+        fn(host_, call_, pod.raw(), &out);
+        return {out.allowed != 0, std::string(sv(out.reason))};
+    }
+    const kd_host* host_;
+    const kd_call* call_;
+};
+
+namespace detail {
+
+template <class T>
+concept HasArgs = requires {
+    typename T::Args;
+};
+template <class T>
+struct ArgsOf {
+    using type = NoArgs;
+};
+template <HasArgs T>
+struct ArgsOf<T> {
+    using type = typename T::Args;
+};
+
+template <class T>
+concept HasDescheduleName = requires {
+    &T::deschedule;
+};
+template <class T>
+concept HasBalanceName = requires {
+    &T::balance;
+};
+template <class T>
+concept HasFilterName = requires {
+    &T::filter;
+};
+template <class T>
+concept HasPreEvictionFilterName = requires {
+    &T::pre_eviction_filter;
+};
+template <class T>
+concept HasEvictName = requires {
+    &T::evict;
+};
+
+// The instance the host holds: the user's object plus storage for strings returned to the host.
+template <class T>
+struct Instance {
+    Host host;
+    std::unique_ptr<T> plugin;
+    std::string filter_reason;  // keeps kd_filter_result.reason alive until the next call
+    std::string evict_plugin, evict_reason;
+};
+
+inline void report(kd_error_sink* err, std::string_view msg) {
+    if (err && err->set) err->set(err, msg.data(), msg.size());
+}
+
+// Runs `fn`, turning every exception into KD_ERROR plus a message.
+template <class Fn>
+kd_status guarded(kd_error_sink* err, Fn&& fn) noexcept {
+    try {
+        fn();
+        return KD_OK;
+    } catch (const std::exception& e) {
+        report(err, e.what());
+    } catch (...) {
+        report(err, "unknown exception (not derived from std::exception)");
+    }
+    return KD_ERROR;
+}
+
+template <class T>
+T& self(kd_plugin_instance* p) {
+    return *reinterpret_cast<Instance<T>*>(p)->plugin;
+}
+
+template <class T>
+struct Hooks {
+    using Args = typename ArgsOf<T>::type;
+    static_assert(std::is_constructible_v<T, Host&, Args>,
+                  "kdesched plugin: expected constructor signature: T(kd::Host& host, Args args)");
+
+    static kd_status create(const kd_host* host, const kd_create_info* info, const char* json, size_t size,
+                            kd_plugin_instance** out, kd_error_sink* err) noexcept {
+        *out = nullptr;
+        return guarded(err, [&] {
+            auto inst = std::make_unique<Instance<T>>(Instance<T>{Host(host, info), nullptr, {}, {}, {}});
+            Args args = parse<Args>(std::string_view(json ? json : "{}", json ? size : 2));
+            inst->plugin = std::make_unique<T>(inst->host, std::move(args));
+            *out = reinterpret_cast<kd_plugin_instance*>(inst.release());
+        });
+    }
+    static void destroy(kd_plugin_instance* p) noexcept { delete reinterpret_cast<Instance<T>*>(p); }
+
+    static kd_status deschedule(kd_plugin_instance* p, const kd_call* call, kd_error_sink* err) noexcept {
+        return guarded(err, [&] {
+            Cycle c(reinterpret_cast<Instance<T>*>(p)->host.raw(), call);
+            self<T>(p).deschedule(c);
+        });
+    }
+    static kd_status balance(kd_plugin_instance* p, const kd_call* call, kd_error_sink* err) noexcept {
+        return guarded(err, [&] {
+            Cycle c(reinterpret_cast<Instance<T>*>(p)->host.raw(), call);
+            self<T>(p).balance(c);
+        });
+    }
+    template <bool Pre>
+    static kd_status filter(kd_plugin_instance* p, const kd_call* call, const kd_pod* pod, kd_filter_result* out,
+                            kd_error_sink* err) noexcept {
+        return guarded(err, [&] {
+            auto* inst = reinterpret_cast<Instance<T>*>(p);
+            Cycle c(inst->host.raw(), call);
+            Verdict v = Pre ? inst->plugin->pre_eviction_filter(c, Pod(pod)) : inst->plugin->filter(c, Pod(pod));
+            inst->filter_reason = std::move(v.reason);
+            out->allowed = v.allowed ? 1 : 0;
+            out->reason = to_kd(inst->filter_reason);
+        });
+    }
+    static kd_status evict(kd_plugin_instance* p, const kd_call* call, const kd_pod* pod, const kd_evict_options* o,
+                           kd_evict_result* out, kd_error_sink* err) noexcept {
+        return guarded(err, [&] {
+            auto* inst = reinterpret_cast<Instance<T>*>(p);
+            Cycle c(inst->host.raw(), call);
+            EvictOutcome r = inst->plugin->evict(c, Pod(pod), EvictRequest{sv(o->reason), sv(o->plugin_name)});
+            inst->evict_plugin = std::move(r.plugin);
+            inst->evict_reason = std::move(r.reason);
+            out->code = r.code;
+            out->plugin = to_kd(inst->evict_plugin);
+            out->reason = to_kd(inst->evict_reason);
+        });
+    }
+
+    static kd_plugin_descriptor make() {
+        kd_plugin_descriptor d{};
+        d.struct_size = sizeof(kd_plugin_descriptor);
+        d.name = T::kName;
+        d.version = T::kVersion;
+        if constexpr (requires { T::kDescription; }) d.description = T::kDescription;
+        d.create = &create;
+        d.destroy = &destroy;
+        if constexpr (HasDescheduleName<T>) {
+            static_assert(std::is_convertible_v<decltype(&T::deschedule), void (T::*)(Cycle&)>,
+                          "kdesched plugin: expected signature: void deschedule(kd::Cycle&)");
+            d.deschedule = &deschedule;
+        }
+        if constexpr (HasBalanceName<T>) {
+            static_assert(std::is_convertible_v<decltype(&T::balance), void (T::*)(Cycle&)>,
+                          "kdesched plugin: expected signature: void balance(kd::Cycle&)");
+            d.balance = &balance;
+        }
+        static_assert(HasFilterName<T> == HasPreEvictionFilterName<T>,
+                      "kdesched plugin: a filter plugin implements both filter() and pre_eviction_filter()");
+        if constexpr (HasFilterName<T>) {
+            static_assert(std::is_convertible_v<decltype(&T::filter), Verdict (T::*)(Cycle&, const Pod&)>,
+                          "kdesched plugin: expected signature: kd::Verdict filter(kd::Cycle&, const kd::Pod&)");
+            static_assert(
+                std::is_convertible_v<decltype(&T::pre_eviction_filter), Verdict (T::*)(Cycle&, const Pod&)>,
+                "kdesched plugin: expected signature: kd::Verdict pre_eviction_filter(kd::Cycle&, const kd::Pod&)");
+            d.filter = &filter<false>;
+            d.pre_eviction_filter = &filter<true>;
+        }
+        if constexpr (HasEvictName<T>) {
+            static_assert(
+                std::is_convertible_v<decltype(&T::evict),
+                                      EvictOutcome (T::*)(Cycle&, const Pod&, const EvictRequest&)>,
+                "kdesched plugin: expected signature: kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const "
+                "kd::EvictRequest&)");
+            d.evict = &evict;
+        }
+        return d;
+    }
+};
+
+}  // namespace detail
+
+// The descriptor of plugin class T (static storage).
+template <class T>
+const kd_plugin_descriptor* descriptor() {
+    static const kd_plugin_descriptor d = detail::Hooks<T>::make();
+    return &d;
+}
+
+// A module (library) of one or more plugin classes.
+template <class... Ts>
+const kd_module* module(const char* name) {
+    static const kd_plugin_descriptor* const plugins[] = {descriptor<Ts>()...};
+    static const kd_module m{sizeof(kd_module),
+                             {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, KD_API_VERSION_PATCH},
+                             name,
+                             plugins,
+                             sizeof...(Ts)};
+    return &m;
+}
+
+}  // namespace kd
+
+// Exports a library holding several plugin classes: KDESCHED_MODULE("my-plugins", A, B)
+#define KDESCHED_MODULE(module_name, ...)                         \
+    extern "C" KD_EXPORT const kd_module* kdesched_module(void) { \
+        return ::kd::module<__VA_ARGS__>(module_name);            \
+    }
+
+// Exports a library holding one plugin class.
+#define KDESCHED_PLUGIN(cls) KDESCHED_MODULE(cls::kName, cls)

@@ -1,0 +1,525 @@
+// Test helpers for plugin authors: build a snapshot, run a plugin through its real C boundary on
+// a fake host that records every eviction request. No daemon, no cluster.
+//
+//     kd::testing::SnapshotBuilder b;
+//     b.node("n1").allocatable("cpu", "4").allocatable("memory", "8Gi");
+//     b.pod("default", "web-1").on("n1").request("cpu", "500m").owner("ReplicaSet", "web-7d9");
+//     b.metric("n1").updated(b.now_ms()).system("cpu", "1").pod_usage("default", "web-1", "cpu", "3");
+//     kd::testing::FakeHost host;
+//     auto plugin = host.instantiate<MyPlugin>(R"({"limit": 2})");
+//     plugin.balance(b.build());
+//     REQUIRE(host.evictions().size() == 1);
+#pragma once
+
+#include <kdesched/abi.h>
+#include <kdesched/plugin.hpp>
+#include <kdesched/quantity.hpp>
+#include <kdesched/view.hpp>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kd::testing {
+
+// Parses a quantity or throws (test inputs are trusted to be well-formed).
+inline int64_t milli(const std::string& q) {
+    auto v = parse_quantity_milli(q);
+    if (!v) throw std::invalid_argument("bad quantity \"" + q + "\"");
+    return *v;
+}
+
+class SnapshotBuilder {
+public:
+    struct NodeSpec {
+        std::string name, uid;
+        bool unschedulable = false, ready = true;
+        std::vector<std::pair<std::string, std::string>> labels, annotations;
+        std::vector<std::array<std::string, 3>> taints;                 // key, value, effect
+        std::vector<std::pair<std::string, int64_t>> alloc, raw_alloc;  // raw_alloc empty = same as alloc
+        NodeSpec& label(std::string k, std::string v) { return labels.emplace_back(std::move(k), std::move(v)), *this; }
+        NodeSpec& annotation(std::string k, std::string v) {
+            return annotations.emplace_back(std::move(k), std::move(v)), *this;
+        }
+        NodeSpec& taint(std::string k, std::string v, std::string effect) {
+            return taints.push_back({std::move(k), std::move(v), std::move(effect)}), *this;
+        }
+        NodeSpec& allocatable(std::string r, const std::string& q) {
+            return alloc.emplace_back(std::move(r), milli(q)), *this;
+        }
+        // The node.koordinator.sh/raw-allocatable value as the host would decode it.
+        NodeSpec& raw_allocatable(std::string r, const std::string& q) {
+            return raw_alloc.emplace_back(std::move(r), milli(q)), *this;
+        }
+        NodeSpec& cordon() { return unschedulable = true, *this; }
+        NodeSpec& not_ready() { return ready = false, *this; }
+    };
+    struct PodSpec {
+        std::string ns, name, uid, node, scheduler = "default-scheduler", priority_class;
+        uint32_t flags = KD_POD_READY;
+        int32_t priority = 0;
+        kd_pod_phase phase = KD_POD_RUNNING;
+        kd_qos_class qos = KD_QOS_BURSTABLE;
+        int64_t created_ms = 0;
+        std::vector<std::pair<std::string, std::string>> labels, annotations, node_selector;
+        struct Owner {
+            std::string api_version, kind, name, uid;
+            bool controller;
+        };
+        std::vector<Owner> owners;
+        std::vector<std::pair<std::string, int64_t>> requests;
+        std::vector<std::array<std::string, 4>> tolerations;  // key, operator, value, effect
+        std::vector<std::array<std::string, 4>> conditions;   // type, status, reason, message
+        struct Term {
+            std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> expressions, fields;
+        };
+        std::vector<Term> affinity;
+
+        PodSpec& on(std::string n) { return node = std::move(n), *this; }
+        PodSpec& label(std::string k, std::string v) { return labels.emplace_back(std::move(k), std::move(v)), *this; }
+        PodSpec& annotation(std::string k, std::string v) {
+            return annotations.emplace_back(std::move(k), std::move(v)), *this;
+        }
+        PodSpec& request(std::string r, const std::string& q) {
+            return requests.emplace_back(std::move(r), milli(q)), *this;
+        }
+        // Owner reference; controller=true by default, uid derived from kind/name when empty.
+        PodSpec& owner(std::string kind, std::string owner_name, bool controller = true, std::string owner_uid = "") {
+            if (owner_uid.empty()) owner_uid = "uid-" + kind + "-" + owner_name;
+            std::string api =
+                kind == "ReplicaSet" || kind == "DaemonSet" || kind == "StatefulSet" || kind == "Deployment" ? "apps/v1"
+                : kind == "Job" ? "batch/v1"
+                                : "v1";
+            owners.push_back({api, std::move(kind), std::move(owner_name), std::move(owner_uid), controller});
+            return *this;
+        }
+        PodSpec& with_priority(int32_t p) { return priority = p, flags |= KD_POD_HAS_PRIORITY, *this; }
+        PodSpec& with_priority_class(std::string c) { return priority_class = std::move(c), *this; }
+        PodSpec& in_phase(kd_pod_phase p) { return phase = p, *this; }
+        PodSpec& with_qos(kd_qos_class q) { return qos = q, *this; }
+        PodSpec& created(int64_t ms) { return created_ms = ms, *this; }
+        PodSpec& scheduled_by(std::string s) { return scheduler = std::move(s), *this; }
+        PodSpec& set_flag(uint32_t f, bool on = true) { return on ? flags |= f : flags &= ~f, *this; }
+        PodSpec& select_node(std::string k, std::string v) {
+            return node_selector.emplace_back(std::move(k), std::move(v)), *this;
+        }
+        PodSpec& tolerate(std::string key, std::string op, std::string value, std::string effect) {
+            return tolerations.push_back({std::move(key), std::move(op), std::move(value), std::move(effect)}), *this;
+        }
+        PodSpec& condition(std::string type, std::string status, std::string reason = "", std::string message = "") {
+            return conditions.push_back({std::move(type), std::move(status), std::move(reason), std::move(message)}),
+                   *this;
+        }
+        // Adds a required node-affinity term with one expression (call again for OR-ed terms).
+        PodSpec& require_node(std::string key, std::string op, std::vector<std::string> values) {
+            flags |= KD_POD_HAS_NODE_AFFINITY;
+            affinity.push_back({{{std::move(key), std::move(op), std::move(values)}}, {}});
+            return *this;
+        }
+    };
+    struct MetricSpec {
+        std::string node;
+        bool has_node_metric = true;
+        int64_t update_ms = 0;
+        std::vector<std::pair<std::string, int64_t>> system;
+        struct PodUsage {
+            std::string ns, name;
+            std::vector<std::pair<std::string, int64_t>> usage;
+        };
+        std::vector<PodUsage> pods;
+        MetricSpec& updated(int64_t ms) { return update_ms = ms, *this; }
+        MetricSpec& system_usage(std::string r, const std::string& q) {
+            return system.emplace_back(std::move(r), milli(q)), *this;
+        }
+        MetricSpec& pod_usage(std::string ns, std::string name, std::string r, const std::string& q) {
+            for (auto& p : pods)
+                if (p.ns == ns && p.name == name) return p.usage.emplace_back(std::move(r), milli(q)), *this;
+            pods.push_back({std::move(ns), std::move(name), {{std::move(r), milli(q)}}});
+            return *this;
+        }
+        MetricSpec& without_node_metric() { return has_node_metric = false, *this; }
+    };
+
+    explicit SnapshotBuilder(int64_t now_ms = 1'700'000'000'000) : now_ms_(now_ms) {}
+    int64_t now_ms() const { return now_ms_; }
+    void set_now(int64_t ms) { now_ms_ = ms; }
+
+    NodeSpec& node(std::string name) {
+        auto& n = nodes_.emplace_back();
+        n.uid = "uid-node-" + name;
+        n.name = std::move(name);
+        return n;
+    }
+    PodSpec& pod(std::string ns, std::string name) {
+        auto& p = pods_.emplace_back();
+        p.uid = "uid-pod-" + ns + "-" + name;
+        p.ns = std::move(ns);
+        p.name = std::move(name);
+        p.created_ms = now_ms_ - 3'600'000;
+        return p;
+    }
+    MetricSpec& metric(std::string node) {
+        auto& m = metrics_.emplace_back();
+        m.node = std::move(node);
+        m.update_ms = now_ms_;
+        return m;
+    }
+    // Limits the nodes given to the extension point (default: all ready nodes).
+    void select_nodes(std::vector<std::string> names) { selected_ = std::move(names); }
+
+    // Materialises the snapshot. Valid until the next build() or the builder's destruction.
+    const kd_snapshot* build() {
+        built_ = std::make_unique<Built>();
+        Built& b = *built_;
+        b.nodes.reserve(nodes_.size());
+        for (auto& n : nodes_) {
+            kd_node k{};
+            k.struct_size = sizeof(kd_node);
+            k.unschedulable = n.unschedulable;
+            k.ready = n.ready;
+            k.uid = s(n.uid);
+            k.name = s(n.name);
+            k.labels = kvs(n.labels);
+            k.annotations = kvs(n.annotations);
+            auto& taints = b.taints.emplace_back();
+            for (auto& t : n.taints) taints.push_back({sizeof(kd_taint), s(t[0]), s(t[1]), s(t[2])});
+            k.taints = taints.data();
+            k.taint_count = taints.size();
+            k.allocatable = res(n.alloc);
+            k.raw_allocatable = n.raw_alloc.empty() ? k.allocatable : res(n.raw_alloc);
+            b.nodes.push_back(k);
+        }
+        b.pods.reserve(pods_.size());
+        for (auto& p : pods_) {
+            kd_pod k{};
+            k.struct_size = sizeof(kd_pod);
+            k.flags = p.flags;
+            k.uid = s(p.uid);
+            k.namespace_ = s(p.ns);
+            k.name = s(p.name);
+            k.node_name = s(p.node);
+            k.scheduler_name = s(p.scheduler);
+            k.priority_class_name = s(p.priority_class);
+            k.priority = p.priority;
+            k.phase = static_cast<uint8_t>(p.phase);
+            k.qos_class = static_cast<uint8_t>(p.qos);
+            k.creation_ms = p.created_ms;
+            k.labels = kvs(p.labels);
+            k.annotations = kvs(p.annotations);
+            auto& owners = b.owners.emplace_back();
+            for (auto& o : p.owners)
+                owners.push_back(
+                    {sizeof(kd_owner_reference), s(o.api_version), s(o.kind), s(o.name), s(o.uid), o.controller});
+            k.owners = owners.data();
+            k.owner_count = owners.size();
+            k.requests = res(p.requests);
+            k.node_selector = kvs(p.node_selector);
+            auto& tol = b.tolerations.emplace_back();
+            for (auto& t : p.tolerations) tol.push_back({sizeof(kd_toleration), s(t[0]), s(t[1]), s(t[2]), s(t[3])});
+            k.tolerations = tol.data();
+            k.toleration_count = tol.size();
+            auto& cond = b.conditions.emplace_back();
+            for (auto& c : p.conditions) cond.push_back({sizeof(kd_pod_condition), s(c[0]), s(c[1]), s(c[2]), s(c[3])});
+            k.conditions = cond.data();
+            k.condition_count = cond.size();
+            auto& terms = b.terms.emplace_back();
+            for (auto& t : p.affinity) {
+                auto& ex = reqs(t.expressions);
+                auto& fl = reqs(t.fields);
+                terms.push_back({sizeof(kd_node_selector_term), ex.data(), ex.size(), fl.data(), fl.size()});
+            }
+            k.affinity_terms = terms.data();
+            k.affinity_term_count = terms.size();
+            b.pods.push_back(k);
+        }
+        b.metrics.reserve(metrics_.size());
+        for (auto& m : metrics_) {
+            auto& pms = b.pod_metrics.emplace_back();
+            for (auto& pm : m.pods) pms.push_back({sizeof(kd_pod_metric), s(pm.ns), s(pm.name), res(pm.usage)});
+            b.metrics.push_back(
+                {sizeof(kd_node_metric), m.has_node_metric, m.update_ms, res(m.system), pms.data(), pms.size()});
+        }
+        for (size_t i = 0; i < metrics_.size(); ++i) b.metric_by_node[metrics_[i].node] = &b.metrics[i];
+        for (auto& n : b.nodes) {
+            if (!n.ready) continue;
+            b.all_nodes.push_back(&n);
+            bool sel = selected_.empty();
+            for (auto& name : selected_) sel = sel || name == sv(n.name);
+            if (sel) b.selected.push_back(&n);
+        }
+        for (auto& p : b.pods) {
+            b.all_pods.push_back(&p);
+            b.by_node[std::string(sv(p.node_name))].push_back(&p);
+        }
+        b.snap = kd_snapshot{sizeof(kd_snapshot),
+                             now_ms_,
+                             b.selected.data(),
+                             b.selected.size(),
+                             b.all_nodes.data(),
+                             b.all_nodes.size(),
+                             b.all_pods.data(),
+                             b.all_pods.size(),
+                             &b,
+                             &Built::pods_on_node,
+                             &Built::node_metric,
+                             &Built::find_pod,
+                             &Built::find_node};
+        return &b.snap;
+    }
+
+private:
+    struct Built {
+        std::vector<kd_node> nodes;
+        std::vector<kd_pod> pods;
+        std::vector<kd_node_metric> metrics;
+        std::deque<std::vector<kd_taint>> taints;
+        std::deque<std::vector<kd_owner_reference>> owners;
+        std::deque<std::vector<kd_toleration>> tolerations;
+        std::deque<std::vector<kd_pod_condition>> conditions;
+        std::deque<std::vector<kd_node_selector_term>> terms;
+        std::deque<std::vector<kd_selector_requirement>> requirements;
+        std::deque<std::vector<kd_str>> strs;
+        std::deque<std::vector<kd_key_value>> kvs;
+        std::deque<std::vector<kd_resource>> resources;
+        std::deque<std::vector<kd_pod_metric>> pod_metrics;
+        std::vector<const kd_node*> all_nodes, selected;
+        std::vector<const kd_pod*> all_pods;
+        std::map<std::string, std::vector<const kd_pod*>> by_node;
+        std::map<std::string, const kd_node_metric*> metric_by_node;
+        kd_snapshot snap{};
+
+        static const Built& of(const kd_snapshot* s) { return *static_cast<const Built*>(s->host_data); }
+        static kd_pod_ref_list pods_on_node(const kd_snapshot* s, kd_str node) {
+            const Built& b = of(s);
+            auto it = b.by_node.find(std::string(sv(node)));
+            if (it == b.by_node.end() || sv(node).empty()) return {nullptr, 0};
+            return {it->second.data(), it->second.size()};
+        }
+        static const kd_node_metric* node_metric(const kd_snapshot* s, kd_str node) {
+            const Built& b = of(s);
+            auto it = b.metric_by_node.find(std::string(sv(node)));
+            return it == b.metric_by_node.end() ? nullptr : it->second;
+        }
+        static const kd_pod* find_pod(const kd_snapshot* s, kd_str ns, kd_str name) {
+            for (auto& p : of(s).pods)
+                if (sv(p.namespace_) == sv(ns) && sv(p.name) == sv(name)) return &p;
+            return nullptr;
+        }
+        static const kd_node* find_node(const kd_snapshot* s, kd_str name) {
+            for (auto& n : of(s).nodes)
+                if (sv(n.name) == sv(name)) return &n;
+            return nullptr;
+        }
+    };
+
+    static kd_str s(const std::string& x) { return kd_str{x.data(), x.size()}; }
+    kd_key_value_list kvs(const std::vector<std::pair<std::string, std::string>>& in) {
+        auto& v = built_->kvs.emplace_back();
+        for (auto& [k, val] : in) v.push_back({s(k), s(val)});
+        return {v.data(), v.size()};
+    }
+    kd_resource_list res(const std::vector<std::pair<std::string, int64_t>>& in) {
+        auto& v = built_->resources.emplace_back();
+        for (auto& [r, m] : in) v.push_back({s(r), m});
+        return {v.data(), v.size()};
+    }
+    std::vector<kd_selector_requirement>& reqs(
+        const std::vector<std::tuple<std::string, std::string, std::vector<std::string>>>& in) {
+        auto& v = built_->requirements.emplace_back();
+        for (auto& [key, op, values] : in) {
+            auto& vals = built_->strs.emplace_back();
+            for (auto& x : values) vals.push_back(s(x));
+            v.push_back({sizeof(kd_selector_requirement), s(key), s(op), {vals.data(), vals.size()}});
+        }
+        return v;
+    }
+
+    int64_t now_ms_;
+    std::deque<NodeSpec> nodes_;
+    std::deque<PodSpec> pods_;
+    std::deque<MetricSpec> metrics_;
+    std::vector<std::string> selected_;
+    std::unique_ptr<Built> built_;
+};
+
+// One eviction request as the fake host saw it.
+struct RecordedEviction {
+    std::string pod;  // "ns/name"
+    std::string node;
+    std::string reason;
+    std::string plugin;
+    EvictOutcome outcome;
+};
+
+// A host for unit tests: plugins are created through their real C descriptor; eviction requests
+// are recorded and answered by `on_evict` (default: accepted); filters by `on_filter`.
+class FakeHost {
+public:
+    std::function<Verdict(const Pod&)> on_filter = [](const Pod&) { return Verdict::allow(); };
+    std::function<Verdict(const Pod&)> on_pre_eviction_filter = [](const Pod&) { return Verdict::allow(); };
+    std::function<EvictOutcome(const Pod&)> on_evict = [](const Pod&) { return EvictOutcome::accepted(); };
+    // Answers cluster evictions (kd_host.evict_pod): "" = success, else the API error.
+    std::function<std::string(const Pod&)> on_evict_pod = [](const Pod&) { return std::string(); };
+    bool dry_run = false;
+    int64_t descheduling_interval_ms = 0;
+
+    const std::vector<RecordedEviction>& evictions() const { return evictions_; }
+    // "ns/name" of every accepted eviction, in request order.
+    std::vector<std::string> evicted() const {
+        std::vector<std::string> out;
+        for (auto& e : evictions_)
+            if (e.outcome.evicted()) out.push_back(e.pod);
+        return out;
+    }
+    const std::vector<std::string>& logs() const { return logs_; }
+    // Pods an evict plugin evicted from the cluster (kd_host.evict_pod), "ns/name", in order.
+    const std::vector<RecordedEviction>& cluster_evictions() const { return cluster_evictions_; }
+    void clear() { evictions_.clear(), logs_.clear(), cluster_evictions_.clear(); }
+
+    // A plugin instance driven through its C boundary.
+    class Handle {
+    public:
+        Handle(FakeHost* host, const kd_plugin_descriptor* d, kd_plugin_instance* inst)
+            : host_(host), d_(d), inst_(inst, d->destroy) {}
+        void deschedule(const kd_snapshot* s) { host_->run(d_, d_->deschedule, inst_.get(), s, "deschedule"); }
+        void balance(const kd_snapshot* s) { host_->run(d_, d_->balance, inst_.get(), s, "balance"); }
+        Verdict filter(const kd_snapshot* s, const Pod& pod) {
+            return host_->call_filter(d_, d_->filter, inst_.get(), s, pod);
+        }
+        Verdict pre_eviction_filter(const kd_snapshot* s, const Pod& pod) {
+            return host_->call_filter(d_, d_->pre_eviction_filter, inst_.get(), s, pod);
+        }
+        EvictOutcome evict(const kd_snapshot* s, const Pod& pod, const std::string& reason) {
+            return host_->call_evict(d_, inst_.get(), s, pod, reason);
+        }
+        const kd_plugin_descriptor* descriptor() const { return d_; }
+
+    private:
+        FakeHost* host_;
+        const kd_plugin_descriptor* d_;
+        std::unique_ptr<kd_plugin_instance, void (*)(kd_plugin_instance*)> inst_;
+    };
+
+    // Creates plugin T from args JSON; throws std::runtime_error with the plugin's message on failure.
+    template <class T>
+    Handle instantiate(const std::string& args_json = "{}", const std::string& profile = "test") {
+        return instantiate(descriptor<T>(), args_json, profile);
+    }
+    Handle instantiate(const kd_plugin_descriptor* d, const std::string& args_json, const std::string& profile) {
+        profile_ = profile;
+        kd_create_info info{sizeof(kd_create_info), to_kd(profile_), descheduling_interval_ms};
+        kd_plugin_instance* inst = nullptr;
+        Sink err;
+        if (d->create(&host_, &info, args_json.data(), args_json.size(), &inst, &err.sink) != KD_OK || !inst)
+            throw std::runtime_error(err.message.empty() ? "create failed without a message" : err.message);
+        return Handle(this, d, inst);
+    }
+
+    FakeHost() {
+        host_ = kd_host{sizeof(kd_host),
+                        {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, KD_API_VERSION_PATCH},
+                        this,
+                        &log_cb,
+                        &filter_cb,
+                        &pre_filter_cb,
+                        &evict_cb,
+                        &evict_pod_cb};
+    }
+    FakeHost(const FakeHost&) = delete;
+    FakeHost& operator=(const FakeHost&) = delete;
+
+private:
+    struct Sink {
+        std::string message;
+        kd_error_sink sink{sizeof(kd_error_sink), this, &set};
+        static void set(kd_error_sink* self, const char* m, size_t n) {
+            static_cast<Sink*>(self->host_data)->message.assign(m, n);
+        }
+    };
+    static FakeHost& of(const kd_host* h) { return *static_cast<FakeHost*>(h->host_data); }
+    static void log_cb(const kd_host* h, const kd_call*, int32_t, const char* m, size_t n) {
+        of(h).logs_.emplace_back(m, n);
+    }
+    static void filter_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_filter_result* out) {
+        of(h).verdict_ = of(h).on_filter(Pod(pod));
+        out->allowed = of(h).verdict_.allowed;
+        out->reason = to_kd(of(h).verdict_.reason);
+    }
+    static void pre_filter_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_filter_result* out) {
+        of(h).verdict_ = of(h).on_pre_eviction_filter(Pod(pod));
+        out->allowed = of(h).verdict_.allowed;
+        out->reason = to_kd(of(h).verdict_.reason);
+    }
+    static void evict_cb(const kd_host* h, const kd_call* call, const kd_pod* pod, const kd_evict_options* o,
+                         kd_evict_result* out) {
+        FakeHost& self = of(h);
+        Pod p(pod);
+        EvictOutcome r = self.dry_run ? EvictOutcome{KD_EVICT_DRY_RUN, {}, {}} : self.on_evict(p);
+        std::string plugin(sv(o->plugin_name).empty() ? sv(call->plugin) : sv(o->plugin_name));
+        self.evictions_.push_back({p.key(), std::string(p.node_name()), std::string(sv(o->reason)), plugin, r});
+        auto& last = self.evictions_.back().outcome;
+        out->code = last.code;
+        out->plugin = to_kd(last.plugin);
+        out->reason = to_kd(last.reason);
+    }
+
+    static kd_status evict_pod_cb(const kd_host* h, const kd_call* call, const kd_pod* pod, kd_str reason,
+                                  kd_error_sink* err) {
+        FakeHost& self = of(h);
+        Pod p(pod);
+        std::string failure = self.on_evict_pod(p);
+        EvictOutcome r = failure.empty() ? EvictOutcome::accepted() : EvictOutcome::failed(failure);
+        self.cluster_evictions_.push_back(
+            {p.key(), std::string(p.node_name()), std::string(sv(reason)), std::string(sv(call->plugin)), r});
+        if (failure.empty()) return KD_OK;
+        err->set(err, failure.data(), failure.size());
+        return KD_ERROR;
+    }
+
+    kd_call make_call(const kd_plugin_descriptor* d, const kd_snapshot* s) {
+        return kd_call{
+            sizeof(kd_call), s,   to_kd(profile_), kd_str{d->name, std::char_traits<char>::length(d->name)}, ++cycle_,
+            dry_run,         this};
+    }
+    template <class Fn>
+    void run(const kd_plugin_descriptor* d, Fn fn, kd_plugin_instance* inst, const kd_snapshot* s, const char* point) {
+        if (!fn) throw std::logic_error(std::string(d->name) + " does not implement " + point);
+        kd_call call = make_call(d, s);
+        Sink err;
+        if (fn(inst, &call, &err.sink) != KD_OK) throw std::runtime_error(err.message);
+    }
+    template <class Fn>
+    Verdict call_filter(const kd_plugin_descriptor* d, Fn fn, kd_plugin_instance* inst, const kd_snapshot* s,
+                        const Pod& pod) {
+        if (!fn) throw std::logic_error(std::string(d->name) + " does not implement filter");
+        kd_call call = make_call(d, s);
+        kd_filter_result out{sizeof(kd_filter_result), 1, {}};
+        Sink err;
+        if (fn(inst, &call, pod.raw(), &out, &err.sink) != KD_OK) throw std::runtime_error(err.message);
+        return {out.allowed != 0, std::string(sv(out.reason))};
+    }
+    EvictOutcome call_evict(const kd_plugin_descriptor* d, kd_plugin_instance* inst, const kd_snapshot* s,
+                            const Pod& pod, const std::string& reason) {
+        if (!d->evict) throw std::logic_error(std::string(d->name) + " does not implement evict");
+        kd_call call = make_call(d, s);
+        kd_evict_options o{sizeof(kd_evict_options), to_kd(reason), call.plugin};
+        kd_evict_result out{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
+        Sink err;
+        if (d->evict(inst, &call, pod.raw(), &o, &out, &err.sink) != KD_OK) throw std::runtime_error(err.message);
+        return {static_cast<kd_evict_code>(out.code), std::string(sv(out.plugin)), std::string(sv(out.reason))};
+    }
+
+    kd_host host_{};
+    std::string profile_;
+    uint64_t cycle_ = 0;
+    Verdict verdict_;
+    std::vector<RecordedEviction> evictions_, cluster_evictions_;
+    std::vector<std::string> logs_;
+};
+
+}  // namespace kd::testing

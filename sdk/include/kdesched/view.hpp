@@ -1,0 +1,327 @@
+// Read-only C++ views over the host's snapshot structs (abi.h). A view is two pointers wide,
+// copies nothing and lives no longer than the hook call that produced it.
+#pragma once
+
+#include <kdesched/abi.h>
+#include <kdesched/quantity.hpp>
+
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kd {
+
+inline std::string_view sv(kd_str s) {
+    return s.data ? std::string_view(s.data, s.size) : std::string_view();
+}
+inline kd_str to_kd(std::string_view s) {
+    return kd_str{s.data(), s.size()};
+}
+
+// Range over a C array of boundary structs, stepping by the producer's struct_size.
+template <class View, class C>
+class StructRange {
+public:
+    StructRange(const C* base, size_t count) : base_(base), count_(count), stride_(count ? base->struct_size : 0) {}
+    class iterator {
+    public:
+        using value_type = View;
+        using difference_type = std::ptrdiff_t;
+        using iterator_category = std::forward_iterator_tag;
+        iterator(const C* base, size_t stride, size_t i) : base_(base), stride_(stride), i_(i) {}
+        View operator*() const { return View(KD_AT(C, base_, stride_, i_)); }
+        iterator& operator++() {
+            ++i_;
+            return *this;
+        }
+        bool operator==(const iterator& o) const { return i_ == o.i_; }
+        bool operator!=(const iterator& o) const { return i_ != o.i_; }
+
+    private:
+        const C* base_;
+        size_t stride_;
+        size_t i_;
+    };
+    iterator begin() const { return iterator(base_, stride_, 0); }
+    iterator end() const { return iterator(base_, stride_, count_); }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    View operator[](size_t i) const { return View(KD_AT(C, base_, stride_, i)); }
+
+private:
+    const C* base_;
+    size_t count_;
+    size_t stride_;
+};
+
+// Range over an array of pointers to boundary structs (the snapshot's node and pod lists).
+template <class View, class C>
+class PtrRange {
+public:
+    PtrRange(const C* const* items, size_t count) : items_(items), count_(count) {}
+    class iterator {
+    public:
+        using value_type = View;
+        using difference_type = std::ptrdiff_t;
+        using iterator_category = std::forward_iterator_tag;
+        explicit iterator(const C* const* p) : p_(p) {}
+        View operator*() const { return View(*p_); }
+        iterator& operator++() {
+            ++p_;
+            return *this;
+        }
+        bool operator==(const iterator& o) const { return p_ == o.p_; }
+        bool operator!=(const iterator& o) const { return p_ != o.p_; }
+
+    private:
+        const C* const* p_;
+    };
+    iterator begin() const { return iterator(items_); }
+    iterator end() const { return iterator(items_ + count_); }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    View operator[](size_t i) const { return View(items_[i]); }
+
+private:
+    const C* const* items_;
+    size_t count_;
+};
+
+// Labels, annotations, node selectors.
+class KeyValues {
+public:
+    explicit KeyValues(kd_key_value_list l) : l_(l) {}
+    std::optional<std::string_view> get(std::string_view key) const {
+        for (size_t i = 0; i < l_.count; ++i)
+            if (sv(l_.items[i].key) == key) return sv(l_.items[i].value);
+        return std::nullopt;
+    }
+    bool has(std::string_view key) const { return get(key).has_value(); }
+    size_t size() const { return l_.count; }
+    std::string_view key(size_t i) const { return sv(l_.items[i].key); }
+    std::string_view value(size_t i) const { return sv(l_.items[i].value); }
+
+private:
+    kd_key_value_list l_;
+};
+
+// A resource list in milli-units.
+class Resources {
+public:
+    explicit Resources(kd_resource_list l) : l_(l) {}
+    std::optional<int64_t> find(std::string_view name) const {
+        for (size_t i = 0; i < l_.count; ++i)
+            if (sv(l_.items[i].name) == name) return l_.items[i].milli;
+        return std::nullopt;
+    }
+    int64_t milli(std::string_view name) const { return find(name).value_or(0); }
+    // CPU in milli-cores, everything else in whole units (the spec's arithmetic).
+    int64_t natural(std::string_view name) const { return natural_units(name, milli(name)); }
+    size_t size() const { return l_.count; }
+    std::string_view name(size_t i) const { return sv(l_.items[i].name); }
+    int64_t milli_at(size_t i) const { return l_.items[i].milli; }
+    const kd_resource_list& raw() const { return l_; }
+
+private:
+    kd_resource_list l_;
+};
+
+class OwnerRef {
+public:
+    explicit OwnerRef(const kd_owner_reference* o) : o_(o) {}
+    std::string_view api_version() const { return sv(o_->api_version); }
+    std::string_view kind() const { return sv(o_->kind); }
+    std::string_view name() const { return sv(o_->name); }
+    std::string_view uid() const { return sv(o_->uid); }
+    bool controller() const { return o_->controller != 0; }
+
+private:
+    const kd_owner_reference* o_;
+};
+
+class Taint {
+public:
+    explicit Taint(const kd_taint* t) : t_(t) {}
+    std::string_view key() const { return sv(t_->key); }
+    std::string_view value() const { return sv(t_->value); }
+    std::string_view effect() const { return sv(t_->effect); }
+
+private:
+    const kd_taint* t_;
+};
+
+class Toleration {
+public:
+    explicit Toleration(const kd_toleration* t) : t_(t) {}
+    std::string_view key() const { return sv(t_->key); }
+    std::string_view op() const { return sv(t_->operator_); }
+    std::string_view value() const { return sv(t_->value); }
+    std::string_view effect() const { return sv(t_->effect); }
+
+private:
+    const kd_toleration* t_;
+};
+
+class SelectorRequirement {
+public:
+    explicit SelectorRequirement(const kd_selector_requirement* r) : r_(r) {}
+    std::string_view key() const { return sv(r_->key); }
+    std::string_view op() const { return sv(r_->operator_); }
+    size_t value_count() const { return r_->values.count; }
+    std::string_view value(size_t i) const { return sv(r_->values.items[i]); }
+
+private:
+    const kd_selector_requirement* r_;
+};
+
+class NodeSelectorTerm {
+public:
+    explicit NodeSelectorTerm(const kd_node_selector_term* t) : t_(t) {}
+    StructRange<SelectorRequirement, kd_selector_requirement> expressions() const {
+        return {t_->match_expressions, t_->match_expression_count};
+    }
+    StructRange<SelectorRequirement, kd_selector_requirement> fields() const {
+        return {t_->match_fields, t_->match_field_count};
+    }
+
+private:
+    const kd_node_selector_term* t_;
+};
+
+class PodCondition {
+public:
+    explicit PodCondition(const kd_pod_condition* c) : c_(c) {}
+    std::string_view type() const { return sv(c_->type); }
+    std::string_view status() const { return sv(c_->status); }
+    std::string_view reason() const { return sv(c_->reason); }
+    std::string_view message() const { return sv(c_->message); }
+
+private:
+    const kd_pod_condition* c_;
+};
+
+class Pod {
+public:
+    explicit Pod(const kd_pod* p) : p_(p) {}
+    const kd_pod* raw() const { return p_; }
+    std::string_view uid() const { return sv(p_->uid); }
+    std::string_view ns() const { return sv(p_->namespace_); }
+    std::string_view name() const { return sv(p_->name); }
+    std::string key() const { return std::string(ns()) + "/" + std::string(name()); }  // "ns/name"
+    std::string_view node_name() const { return sv(p_->node_name); }
+    std::string_view scheduler_name() const { return sv(p_->scheduler_name); }
+    std::string_view priority_class_name() const { return sv(p_->priority_class_name); }
+    std::optional<int32_t> priority() const {
+        return (p_->flags & KD_POD_HAS_PRIORITY) ? std::optional<int32_t>(p_->priority) : std::nullopt;
+    }
+    kd_pod_phase phase() const { return static_cast<kd_pod_phase>(p_->phase); }
+    kd_qos_class qos_class() const { return static_cast<kd_qos_class>(p_->qos_class); }
+    int64_t creation_ms() const { return p_->creation_ms; }
+    bool terminating() const { return p_->flags & KD_POD_TERMINATING; }
+    bool has_local_storage() const { return p_->flags & KD_POD_LOCAL_STORAGE; }
+    bool has_pvc() const { return p_->flags & KD_POD_PVC; }
+    bool ready() const { return p_->flags & KD_POD_READY; }
+    bool has_required_node_affinity() const { return p_->flags & KD_POD_HAS_NODE_AFFINITY; }
+    KeyValues labels() const { return KeyValues(p_->labels); }
+    KeyValues annotations() const { return KeyValues(p_->annotations); }
+    StructRange<OwnerRef, kd_owner_reference> owners() const { return {p_->owners, p_->owner_count}; }
+    // The ownerReference with controller=true, if any.
+    std::optional<OwnerRef> controller() const {
+        for (auto o : owners())
+            if (o.controller()) return o;
+        return std::nullopt;
+    }
+    Resources requests() const { return Resources(p_->requests); }
+    KeyValues node_selector() const { return KeyValues(p_->node_selector); }
+    StructRange<NodeSelectorTerm, kd_node_selector_term> affinity_terms() const {
+        return {p_->affinity_terms, p_->affinity_term_count};
+    }
+    StructRange<Toleration, kd_toleration> tolerations() const { return {p_->tolerations, p_->toleration_count}; }
+    StructRange<PodCondition, kd_pod_condition> conditions() const { return {p_->conditions, p_->condition_count}; }
+    std::optional<PodCondition> condition(std::string_view type) const {
+        for (auto c : conditions())
+            if (c.type() == type) return c;
+        return std::nullopt;
+    }
+
+private:
+    const kd_pod* p_;
+};
+
+class Node {
+public:
+    explicit Node(const kd_node* n) : n_(n) {}
+    const kd_node* raw() const { return n_; }
+    std::string_view uid() const { return sv(n_->uid); }
+    std::string_view name() const { return sv(n_->name); }
+    bool unschedulable() const { return n_->unschedulable != 0; }
+    bool ready() const { return n_->ready != 0; }
+    KeyValues labels() const { return KeyValues(n_->labels); }
+    KeyValues annotations() const { return KeyValues(n_->annotations); }
+    StructRange<Taint, kd_taint> taints() const { return {n_->taints, n_->taint_count}; }
+    Resources allocatable() const { return Resources(n_->allocatable); }
+    Resources raw_allocatable() const { return Resources(n_->raw_allocatable); }
+
+private:
+    const kd_node* n_;
+};
+
+class PodMetric {
+public:
+    explicit PodMetric(const kd_pod_metric* m) : m_(m) {}
+    std::string_view ns() const { return sv(m_->namespace_); }
+    std::string_view name() const { return sv(m_->name); }
+    Resources usage() const { return Resources(m_->usage); }
+
+private:
+    const kd_pod_metric* m_;
+};
+
+class NodeMetric {
+public:
+    explicit NodeMetric(const kd_node_metric* m) : m_(m) {}
+    bool has_node_metric() const { return m_->has_node_metric != 0; }
+    std::optional<int64_t> update_time_ms() const {
+        return m_->update_time_ms ? std::optional<int64_t>(m_->update_time_ms) : std::nullopt;
+    }
+    Resources system_usage() const { return Resources(m_->system_usage); }
+    StructRange<PodMetric, kd_pod_metric> pods() const { return {m_->pods, m_->pod_count}; }
+
+private:
+    const kd_node_metric* m_;
+};
+
+class Snapshot {
+public:
+    explicit Snapshot(const kd_snapshot* s) : s_(s) {}
+    const kd_snapshot* raw() const { return s_; }
+    int64_t now_ms() const { return s_->now_ms; }
+    // The nodes this extension point runs on (global and profile node selectors applied).
+    PtrRange<Node, kd_node> nodes() const { return {s_->nodes, s_->node_count}; }
+    // Every ready node the host knows, for fit checks.
+    PtrRange<Node, kd_node> all_nodes() const { return {s_->all_nodes, s_->all_node_count}; }
+    PtrRange<Pod, kd_pod> pods() const { return {s_->pods, s_->pod_count}; }
+    PtrRange<Pod, kd_pod> pods_on_node(std::string_view node) const {
+        kd_pod_ref_list l = s_->pods_on_node(s_, to_kd(node));
+        return {l.items, l.count};
+    }
+    std::optional<NodeMetric> node_metric(std::string_view node) const {
+        const kd_node_metric* m = s_->node_metric(s_, to_kd(node));
+        return m ? std::optional<NodeMetric>(NodeMetric(m)) : std::nullopt;
+    }
+    std::optional<Pod> find_pod(std::string_view ns, std::string_view name) const {
+        const kd_pod* p = s_->find_pod(s_, to_kd(ns), to_kd(name));
+        return p ? std::optional<Pod>(Pod(p)) : std::nullopt;
+    }
+    std::optional<Node> find_node(std::string_view name) const {
+        const kd_node* n = s_->find_node(s_, to_kd(name));
+        return n ? std::optional<Node>(Node(n)) : std::nullopt;
+    }
+
+private:
+    const kd_snapshot* s_;
+};
+
+}  // namespace kd

@@ -1,0 +1,414 @@
+// The extension-point runtime: building profiles, the evictor proxy's order and limits, the cycle.
+#include "config/configuration.hpp"
+#include "error.hpp"
+#include "plugins/plugin_catalog.hpp"
+#include "runtime/descheduler.hpp"
+
+#include <kdesched/plugin.hpp>
+#include <kdesched/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace kd::core;
+
+namespace {
+
+// Everything the in-process plugins below observed, in order.
+std::vector<std::string> g_trace;
+
+// Evict plugin that records every pod it is asked to evict; refuses pods named "refuse-*".
+class RecordingEvict {
+public:
+    static constexpr const char* kName = "RecordingEvict";
+    static constexpr const char* kVersion = "1.0.0";
+    RecordingEvict(kd::Host&, kd::NoArgs) {}
+    kd::EvictOutcome evict(kd::Cycle&, const kd::Pod& pod, const kd::EvictRequest& req) {
+        g_trace.push_back("evict " + pod.key() + " by " + std::string(req.plugin) + ": " + std::string(req.reason));
+        if (pod.name().rfind("refuse", 0) == 0) return kd::EvictOutcome::failed("refused by test");
+        return kd::EvictOutcome::accepted();
+    }
+};
+
+// A second evict plugin, to test "only one evict plugin".
+class OtherEvict : public RecordingEvict {
+public:
+    static constexpr const char* kName = "OtherEvict";
+    using RecordingEvict::RecordingEvict;
+};
+
+// Filter that rejects pods labelled keep=true and records what it was asked.
+class KeepFilter {
+public:
+    static constexpr const char* kName = "KeepFilter";
+    static constexpr const char* kVersion = "1.0.0";
+    KeepFilter(kd::Host&, kd::NoArgs) {}
+    kd::Verdict filter(kd::Cycle&, const kd::Pod& pod) {
+        g_trace.push_back("filter " + pod.key());
+        return pod.labels().get("keep") == "true" ? kd::Verdict::reject("KeepLabel") : kd::Verdict::allow();
+    }
+    kd::Verdict pre_eviction_filter(kd::Cycle&, const kd::Pod& pod) {
+        return pod.name() == "nofit" ? kd::Verdict::reject("NodeFit") : kd::Verdict::allow();
+    }
+};
+
+// Balance plugin that asks to evict every pod on its nodes and records each outcome.
+struct EvictAllArgs {
+    std::string tag = "a";
+    template <class V>
+    void fields(V& v) {
+        v("tag", tag);
+    }
+};
+class EvictAll {
+public:
+    static constexpr const char* kName = "EvictAll";
+    static constexpr const char* kVersion = "1.0.0";
+    using Args = EvictAllArgs;
+    EvictAll(kd::Host& host, Args a) : profile_(host.profile()), tag_(a.tag) {}
+    void balance(kd::Cycle& c) {
+        g_trace.push_back("balance " + profile_ + " " + tag_);
+        for (auto n : c.snapshot().nodes())
+            for (auto p : c.snapshot().pods_on_node(n.name())) {
+                auto r = c.evict(p, "because " + tag_);
+                g_trace.push_back("outcome " + p.key() + " " + kd::evict_code_name(r.code) +
+                                  (r.plugin.empty() ? "" : " " + r.plugin) + (r.reason.empty() ? "" : " " + r.reason));
+            }
+    }
+    void deschedule(kd::Cycle&) { g_trace.push_back("deschedule " + profile_ + " " + tag_); }
+
+private:
+    std::string profile_, tag_;
+};
+
+// Runtime's view of the cluster writes: records evictions.
+struct RecordingWriter : ClusterWriter {
+    std::vector<std::string> evicted;
+    std::string evict_pod(const kd_pod& pod, std::string_view, std::string_view) override {
+        evicted.push_back(kd::Pod(&pod).key());
+        return "";
+    }
+};
+
+struct RecordingObserver : RunObserver {
+    std::vector<EvictionRecord> records;
+    void on_eviction(const EvictionRecord& r) override { records.push_back(r); }
+};
+
+PluginCatalog catalog_with_fixtures() {
+    PluginCatalog c;
+    c.add_in_process(kd::module<RecordingEvict, OtherEvict, KeepFilter, EvictAll>("runtime-test"));
+    c.load({fs::path(KDESCHED_FIXTURE_PLUGIN_ROOT) / "behaviour"});
+    return c;
+}
+
+DeschedulerConfiguration config(const std::string& body) {
+    return parse_configuration("apiVersion: descheduler/v1alpha2\nkind: DeschedulerConfiguration\n" + body,
+                               "test.yaml");
+}
+
+std::string build_error(const std::string& body) {
+    auto cat = catalog_with_fixtures();
+    try {
+        Descheduler d(config(body), cat, nullptr, nullptr);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Two nodes, pods a..d on n1 (c labelled keep), e on n2.
+const kd_snapshot* cluster(kd::testing::SnapshotBuilder& b) {
+    b.node("n1").label("pool", "blue");
+    b.node("n2").label("pool", "green");
+    b.pod("ns1", "a").on("n1");
+    b.pod("ns1", "b").on("n1");
+    b.pod("ns1", "c").on("n1").label("keep", "true");
+    b.pod("ns1", "d").on("n1");
+    b.pod("ns2", "e").on("n2");
+    return b.build();
+}
+
+const char* kEvictAllProfile = R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}], enabled: [{name: KeepFilter}]}
+)";
+
+}  // namespace
+
+TEST_CASE("the evictor proxy runs filters, then the evict plugin, and reports who decided", "[runtime][proxy]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    Descheduler d(config(kEvictAllProfile), cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    REQUIRE_FALSE(d.run_cycle(*cluster(b)));
+    std::vector<std::string> expected = {"balance p a",
+                                         "filter ns1/a",
+                                         "evict ns1/a by EvictAll: because a",
+                                         "outcome ns1/a accepted RecordingEvict",
+                                         "filter ns1/b",
+                                         "evict ns1/b by EvictAll: because a",
+                                         "outcome ns1/b accepted RecordingEvict",
+                                         "filter ns1/c",
+                                         "outcome ns1/c filtered KeepFilter KeepLabel",
+                                         "filter ns1/d",
+                                         "evict ns1/d by EvictAll: because a",
+                                         "outcome ns1/d accepted RecordingEvict",
+                                         "filter ns2/e",
+                                         "evict ns2/e by EvictAll: because a",
+                                         "outcome ns2/e accepted RecordingEvict"};
+    CHECK(g_trace == expected);
+    REQUIRE(obs.records.size() == 5);
+    CHECK(obs.records[2].pod == "ns1/c");
+    CHECK(obs.records[2].code == KD_EVICT_FILTERED);
+    CHECK(obs.records[2].decided_by == "KeepFilter");
+    CHECK(obs.records[2].requested_by == "EvictAll");
+    CHECK(obs.records[0].node == "n1");
+    CHECK(obs.records[0].reason == "because a");
+}
+
+TEST_CASE("per-node, per-namespace and total limits stop evictions after the filters", "[runtime][proxy]") {
+    auto outcomes = [](const std::string& limits) {
+        g_trace.clear();
+        auto cat = catalog_with_fixtures();
+        RecordingObserver obs;
+        Descheduler d(config(limits + kEvictAllProfile), cat, nullptr, &obs);
+        kd::testing::SnapshotBuilder b;
+        REQUIRE_FALSE(d.run_cycle(*cluster(b)));
+        std::vector<std::string> out;
+        for (auto& r : obs.records) out.push_back(r.pod + " " + kd::evict_code_name(r.code));
+        return out;
+    };
+    CHECK(outcomes("maxNoOfPodsToEvictPerNode: 2\n") == std::vector<std::string>{"ns1/a accepted", "ns1/b accepted",
+                                                                                 "ns1/c filtered", "ns1/d limit-node",
+                                                                                 "ns2/e accepted"});
+    CHECK(outcomes("maxNoOfPodsToEvictPerNamespace: 1\n") ==
+          std::vector<std::string>{"ns1/a accepted", "ns1/b limit-namespace", "ns1/c filtered", "ns1/d limit-namespace",
+                                   "ns2/e accepted"});
+    CHECK(outcomes("maxNoOfPodsToEvictTotal: 2\n") == std::vector<std::string>{"ns1/a accepted", "ns1/b accepted",
+                                                                               "ns1/c filtered", "ns1/d limit-total",
+                                                                               "ns2/e limit-total"});
+}
+
+TEST_CASE("framework dry run counts against the limits but never calls the evict plugin", "[runtime][proxy]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    Descheduler d(config(std::string("dryRun: true\nmaxNoOfPodsToEvictPerNode: 1\n") + kEvictAllProfile), cat, nullptr,
+                  &obs);
+    kd::testing::SnapshotBuilder b;
+    REQUIRE_FALSE(d.run_cycle(*cluster(b)));
+    std::vector<std::string> out;
+    for (auto& r : obs.records) out.push_back(r.pod + " " + kd::evict_code_name(r.code));
+    CHECK(out == std::vector<std::string>{"ns1/a dry-run", "ns1/b limit-node", "ns1/c filtered", "ns1/d limit-node",
+                                          "ns2/e dry-run"});
+    for (auto& t : g_trace) CHECK(t.rfind("evict ", 0) != 0);
+}
+
+TEST_CASE("a refused eviction is not counted and limits reset every cycle", "[runtime][proxy]") {
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    Descheduler d(config(std::string("maxNoOfPodsToEvictTotal: 1\n") + kEvictAllProfile), cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2");
+    b.pod("ns", "refuse-1").on("n1");
+    b.pod("ns", "ok-1").on("n1");
+    b.pod("ns", "ok-2").on("n2");
+    const kd_snapshot* s = b.build();
+    REQUIRE_FALSE(d.run_cycle(*s));
+    REQUIRE_FALSE(d.run_cycle(*s));
+    std::vector<std::string> out;
+    for (auto& r : obs.records) out.push_back(r.pod + " " + kd::evict_code_name(r.code) + " " + r.detail);
+    CHECK(out == std::vector<std::string>{"ns/refuse-1 failed refused by test", "ns/ok-1 accepted ",
+                                          "ns/ok-2 limit-total limit-total", "ns/refuse-1 failed refused by test",
+                                          "ns/ok-1 accepted ", "ns/ok-2 limit-total limit-total"});
+}
+
+TEST_CASE("a cycle runs deschedule for every profile, then balance, in file order", "[runtime][cycle]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    const char* two = R"(profiles:
+- name: second-in-name-first-in-file
+  plugins:
+    deschedule: {enabled: [{name: EvictAll}]}
+    balance: {enabled: [{name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+- name: another
+  plugins:
+    deschedule: {enabled: [{name: EvictAll}]}
+    balance: {enabled: [{name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)";
+    Descheduler d(config(two), cat, nullptr, nullptr);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2");
+    REQUIRE_FALSE(d.run_cycle(*b.build()));
+    CHECK(g_trace == std::vector<std::string>{"deschedule second-in-name-first-in-file a", "deschedule another a",
+                                              "balance second-in-name-first-in-file a", "balance another a"});
+}
+
+TEST_CASE("a cycle with at most one ready node is skipped", "[runtime][cycle]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    Descheduler d(config(kEvictAllProfile), cat, nullptr, nullptr);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2").not_ready();
+    auto err = d.run_cycle(*b.build());
+    REQUIRE(err);
+    CHECK(*err == "the cluster size is 0 or 1 (1 ready node(s) selected)");
+    CHECK(g_trace.empty());
+}
+
+TEST_CASE("profile and global node selectors narrow the nodes a plugin gets", "[runtime][cycle]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    std::string body = std::string(kEvictAllProfile) + "  nodeSelector: {matchLabels: {pool: green}}\n";
+    Descheduler d(config(body), cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    REQUIRE_FALSE(d.run_cycle(*cluster(b)));
+    REQUIRE(obs.records.size() == 1);
+    CHECK(obs.records[0].pod == "ns2/e");
+}
+
+TEST_CASE("the evict plugin writes to the cluster through the host", "[runtime][proxy]") {
+    // RecordingEvict only records; the .so GoodBalance + an evict plugin that calls evict_pod is
+    // covered by the DefaultEvictor tests. Here: no writer attached means evict_pod fails cleanly.
+    auto cat = catalog_with_fixtures();
+    RecordingWriter w;
+    Descheduler d(config(kEvictAllProfile), cat, &w, nullptr);
+    CHECK(w.evicted.empty());
+}
+
+TEST_CASE("profile problems are collected with their locations", "[runtime][build]") {
+    SECTION("unknown plugin") {
+        auto msg = build_error(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: NoSuchPlugin}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)");
+        CHECK_THAT(msg, Catch::Contains("test.yaml:6:25: profile \"p\": plugin \"NoSuchPlugin\" does not exist"));
+    }
+    SECTION("hook missing for an enabled point") {
+        auto msg = build_error(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: FilterOnly}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)");
+        CHECK_THAT(msg, Catch::Contains("plugin \"FilterOnly\" does not extend balance (it implements filter)"));
+    }
+    SECTION("same plugin twice at one point") {
+        auto msg = build_error(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: EvictAll}, {name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)");
+        CHECK_THAT(msg, Catch::Contains("plugin \"EvictAll\" already registered at balance"));
+    }
+    SECTION("no evict plugin, and two evict plugins, in two profiles at once") {
+        auto msg = build_error(R"(profiles:
+- name: none
+  plugins:
+    evict: {disabled: [{name: "*"}]}
+    filter: {disabled: [{name: "*"}]}
+- name: two
+  plugins:
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}, {name: OtherEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)");
+        CHECK_THAT(msg, Catch::Contains("profile \"none\": no evict plugin is enabled"));
+        CHECK_THAT(msg, Catch::Contains("profile \"two\": only one evict plugin can be enabled (found 2)"));
+    }
+    SECTION("create fails: the plugin's field-path message points at the args line") {
+        auto msg = build_error(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: CreateFails}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+  pluginConfig:
+  - name: CreateFails
+    args:
+      threshold: 0
+)");
+        CHECK_THAT(msg,
+                   Catch::Contains(
+                       "test.yaml:12:18: profile \"p\": plugin \"CreateFails\" args: threshold: must be > 0 (got 0)"));
+    }
+    SECTION("args the plugin does not know") {
+        auto msg = build_error(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+  pluginConfig:
+  - name: EvictAll
+    args:
+      tga: x
+)");
+        CHECK_THAT(msg, Catch::Contains("plugin \"EvictAll\" args: tga: unknown field (known fields: tag)"));
+    }
+}
+
+TEST_CASE("a hook that throws fails its profile's cycle with the message; later plugins still run",
+          "[runtime][hooks]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    Descheduler d(config(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: ThrowsInHook}, {name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)"),
+                  cat, nullptr, nullptr);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2");
+    auto err = d.run_cycle(*b.build());
+    REQUIRE(err);
+    CHECK(*err == "profile \"p\" balance: ThrowsInHook: balance exploded");
+    CHECK(g_trace == std::vector<std::string>{"balance p a"});
+}
+
+TEST_CASE("a filter that throws rejects the pod (fail closed) and says why", "[runtime][hooks]") {
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    Descheduler d(config(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}], enabled: [{name: ThrowsInHook}]}
+)"),
+                  cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2");
+    b.pod("ns", "explode").on("n1");
+    b.pod("ns", "fine").on("n2");
+    REQUIRE_FALSE(d.run_cycle(*b.build()));
+    REQUIRE(obs.records.size() == 2);
+    CHECK(obs.records[0].code == KD_EVICT_FILTERED);
+    CHECK(obs.records[0].decided_by == "ThrowsInHook");
+    CHECK(obs.records[0].detail == "error: filter exploded");
+    CHECK(obs.records[1].code == KD_EVICT_ACCEPTED);
+}

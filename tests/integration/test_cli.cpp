@@ -1,0 +1,75 @@
+// The real kdesched binary on real files: exit codes and what it prints.
+#include "run_command.hpp"
+
+#include <catch2/catch.hpp>
+
+static const std::string kBin = KDESCHED_BINARY;
+static const std::string kData = KDESCHED_TEST_DATA;
+static const std::string kFixtures = KDESCHED_FIXTURE_PLUGIN_ROOT;
+static const std::string kShared = KDESCHED_SHARED_DIR;
+
+TEST_CASE("version prints the release and the plugin API version", "[cli]") {
+    auto r = run_command(quote(kBin) + " version");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Matches("kdesched [0-9]+\\.[0-9]+\\.[0-9]+ \\(plugin API 1\\.0\\.0\\)\n"));
+}
+
+TEST_CASE("plugins lists name, version, API, extension points and file", "[cli]") {
+    auto r = run_command(quote(kBin) + " plugins --plugin-dir " + quote(kFixtures + "/behaviour"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains("NAME\tVERSION\tAPI\tEXTENSION POINTS\tFILE"));
+    CHECK_THAT(r.output, Catch::Contains("GoodBalance\t1.2.3\t1.0.0\tbalance\t"));
+    CHECK_THAT(r.output, Catch::Contains("ThrowsInHook\t0.0.1\t1.0.0\tdeschedule,balance,filter\t"));
+    // The in-house plugins come from the default directory next to the binary.
+    CHECK_THAT(r.output, Catch::Contains("DefaultEvictor\t"));
+}
+
+TEST_CASE("plugins fails closed on an incompatible plugin, naming file and versions", "[cli]") {
+    auto r = run_command(quote(kBin) + " plugins --plugin-dir " + quote(kFixtures + "/major_mismatch"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("fixture_major_mismatch.so: plugin refused: built against plugin API 2.0.0 "
+                                         "but this kdesched implements 1.0.0"));
+}
+
+TEST_CASE("validate prints OK for a valid profile", "[cli]") {
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/valid.yaml"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+}
+
+TEST_CASE("validate prints every problem with file:line:column and exits 1", "[cli]") {
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/invalid_plugins.yaml"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("invalid_plugins.yaml:8:11: profile \"a\": plugin \"NoSuchPlugin\" does not "
+                                         "exist"));
+    CHECK_THAT(r.output, Catch::Contains("invalid_plugins.yaml:24:26: profile \"b\": plugin \"DefaultEvictor\" args: "
+                                         "evictLocalStorage: unknown field"));
+}
+
+TEST_CASE("validate accepts Koordinator's shipped ConfigMap once its plugins exist", "[cli]") {
+    // The shipped profile enables MigrationController and configures LowNodeLoad; until those
+    // plugins are installed, validate must say exactly that and nothing about the file's schema.
+    auto r =
+        run_command(quote(kBin) + " validate --config " + quote(kShared + "/koordinator-data/descheduler-config.yaml"));
+    if (r.exit_code == 0) {
+        CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+    } else {
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.output, Catch::Contains("plugin \"MigrationController\" does not exist"));
+        CHECK_THAT(r.output, !Catch::Contains("unknown field"));
+    }
+}
+
+TEST_CASE("a bad command line exits 2", "[cli]") {
+    CHECK(run_command(quote(kBin) + " validate").exit_code == 2);
+    CHECK(run_command(quote(kBin) + " frobnicate").exit_code == 2);
+}
+
+TEST_CASE("plan on the embedded default profile prints the cycle and every plugin", "[cli]") {
+    auto r = run_command(quote(kBin) + " plan");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains("config: <embedded profiles/default.yaml>"));
+    CHECK_THAT(r.output, Catch::Contains("cycle: every 10s"));
+    CHECK_THAT(r.output, Catch::Contains("profile \"kdesched-default\""));
+    CHECK_THAT(r.output, Catch::Contains("    evict:\n      - DefaultEvictor "));
+}

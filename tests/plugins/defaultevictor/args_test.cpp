@@ -1,0 +1,156 @@
+// DefaultEvictorArgs: strict decoding, validation with field paths, unsupported fields rejected at
+// create, and the protections resolved from the deprecated flags or podProtections.
+#include "args.hpp"
+#include "default_evictor.hpp"
+
+#include <kdesched/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using kd::plugins::defaultevictor::DefaultEvictor;
+using kd::plugins::defaultevictor::DefaultEvictorArgs;
+using kd::plugins::defaultevictor::effective_protections;
+
+namespace {
+
+// The message create() reports for `args` through the C descriptor ("" when it succeeds).
+std::string create_error(const std::string& args) {
+    kd::testing::FakeHost host;
+    try {
+        host.instantiate<DefaultEvictor>(args);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("args: defaults", "[args]") {
+    auto a = kd::parse<DefaultEvictorArgs>("{}");
+    CHECK(a.nodeSelector.empty());
+    CHECK_FALSE(a.evictLocalStoragePods);
+    CHECK_FALSE(a.evictDaemonSetPods);
+    CHECK_FALSE(a.evictSystemCriticalPods);
+    CHECK_FALSE(a.ignorePvcPods);
+    CHECK_FALSE(a.evictFailedBarePods);
+    CHECK_FALSE(a.labelSelector);
+    CHECK_FALSE(a.priorityThreshold);
+    CHECK_FALSE(a.nodeFit);
+    CHECK(a.minReplicas == 0);
+    CHECK_FALSE(a.minPodAge);
+    CHECK_FALSE(a.ignorePodsWithoutPDB);
+    CHECK_FALSE(a.podProtections.in_use());
+    CHECK_FALSE(a.namespaceLabelSelector);
+    auto p = effective_protections(a);
+    CHECK(p.localStorage);
+    CHECK(p.daemonSet);
+    CHECK(p.systemCritical);
+    CHECK(p.failedBarePods);
+    CHECK_FALSE(p.pvc);
+}
+
+TEST_CASE("args: every field decodes", "[args]") {
+    auto a = kd::parse<DefaultEvictorArgs>(R"({
+        "nodeSelector": "pool=batch", "evictLocalStoragePods": true, "evictDaemonSetPods": true,
+        "evictSystemCriticalPods": true, "ignorePvcPods": true, "evictFailedBarePods": true,
+        "labelSelector": {"matchLabels": {"app": "web"}}, "priorityThreshold": {"value": 10000},
+        "nodeFit": true, "minReplicas": 2, "minPodAge": "5m", "ignorePodsWithoutPDB": false,
+        "namespaceLabelSelector": null})");
+    CHECK(a.nodeSelector == "pool=batch");
+    CHECK(a.labelSelector->matchLabels.at("app") == "web");
+    CHECK(a.priorityThreshold->value == 10000);
+    CHECK(a.minReplicas == 2);
+    CHECK(a.minPodAge->ms() == 300'000);
+    auto p = effective_protections(a);
+    CHECK_FALSE(p.localStorage);
+    CHECK_FALSE(p.daemonSet);
+    CHECK_FALSE(p.systemCritical);
+    CHECK_FALSE(p.failedBarePods);
+    CHECK(p.pvc);
+}
+
+TEST_CASE("args: podProtections replace the deprecated flags", "[args]") {
+    auto a = kd::parse<DefaultEvictorArgs>(
+        R"({"podProtections":{"defaultDisabled":["PodsWithLocalStorage","FailedBarePods"],)"
+        R"("extraEnabled":["PodsWithPVC"]}})");
+    auto p = effective_protections(a);
+    CHECK_FALSE(p.localStorage);
+    CHECK(p.daemonSet);
+    CHECK(p.systemCritical);
+    CHECK_FALSE(p.failedBarePods);
+    CHECK(p.pvc);
+}
+
+TEST_CASE("args: errors carry field paths", "[args]") {
+    struct Case {
+        const char* args;
+        const char* expected;
+    };
+    const Case cases[] = {
+        {R"({"bogus":1})", "bogus: unknown field"},
+        {R"({"evictLocalStoragePods":"yes"})", "evictLocalStoragePods: must be true or false, got a string"},
+        {R"({"nodeFit":1})", "nodeFit: must be true or false, got a number"},
+        {R"({"minReplicas":-1})", "minReplicas: out of range (0 to 18446744073709551615)"},
+        {R"({"minReplicas":1.5})", "minReplicas: must be an integer"},
+        {R"({"minPodAge":"ten minutes"})", "minPodAge: invalid duration \"ten minutes\""},
+        {R"({"minPodAge":600})", "minPodAge: must be a duration string"},
+        {R"({"nodeSelector":"pool in (a"})",
+         "nodeSelector: invalid label selector \"pool in (a\": found 'end of string'"},
+        {R"({"nodeSelector":"pool=a,"})",
+         "nodeSelector: invalid label selector \"pool=a,\": found 'end of string', expected: identifier after ','"},
+        {R"({"nodeSelector":"-bad=a"})", "nodeSelector: invalid label selector \"-bad=a\": invalid label key \"-bad\""},
+        {R"({"labelSelector":{"matchExpressions":[{"key":"a","operator":"Equals","values":["x"]}]}})",
+         "labelSelector.matchExpressions[0].operator: unknown operator \"Equals\""},
+        {R"({"labelSelector":{"matchExpressions":[{"key":"a","operator":"In"}]}})",
+         "labelSelector.matchExpressions[0].values: must be non-empty when operator is In"},
+        {R"({"labelSelector":{"matchLabel":{}}})", "labelSelector.matchLabel: unknown field"},
+        {R"({"priorityThreshold":{"value":100,"name":"high"}})",
+         "priorityThreshold: only one of value and name can be set (got value 100 and name \"high\")"},
+        {R"({"priorityThreshold":{"name":"high"}})",
+         "priorityThreshold.name: not supported yet: the snapshot does not provide PriorityClass objects"},
+        {R"({"priorityThreshold":{"value":2000000001}})",
+         "priorityThreshold.value: must be <= 2000000000 (system-critical priority), got 2000000001"},
+        {R"({"priorityThreshold":{"value":3000000000}})",
+         "priorityThreshold.value: out of range (-2147483648 to 2147483647)"},
+        {R"({"priorityThreshold":{"valu":1}})", "priorityThreshold.valu: unknown field"},
+        {R"({"ignorePodsWithoutPDB":true})",
+         "ignorePodsWithoutPDB: not supported yet: the snapshot does not provide PodDisruptionBudgets"},
+        {R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"}}})",
+         "namespaceLabelSelector: not supported yet: the snapshot does not provide Namespace labels"},
+        {R"({"podProtections":{"extraEnabled":["PodsWithoutPDB"]}})",
+         "podProtections.extraEnabled[0]: PodsWithoutPDB is not supported yet: the snapshot does not provide "
+         "PodDisruptionBudgets"},
+        {R"({"podProtections":{"extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})",
+         "podProtections.extraEnabled[1]: PodsWithResourceClaims is not supported yet"},
+        {R"({"podProtections":{"extraEnabled":["DaemonSetPods"]}})",
+         "podProtections.extraEnabled[0]: unknown pod protection \"DaemonSetPods\" (extraEnabled accepts: "
+         "PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims)"},
+        {R"({"podProtections":{"defaultDisabled":["DaemonSetPods","DaemonSetPods"]}})",
+         "podProtections.defaultDisabled[1]: duplicate entry \"DaemonSetPods\""},
+        {R"({"podProtections":{"defaultDisabled":["PodsWithPVC"]}})",
+         "podProtections.defaultDisabled[0]: unknown pod protection \"PodsWithPVC\" (defaultDisabled accepts: "
+         "PodsWithLocalStorage, DaemonSetPods, SystemCriticalPods, FailedBarePods)"},
+        {R"({"podProtections":{"config":{"PodsWithPVC":{}}}})", "podProtections.config: not supported yet"},
+        {R"({"podProtections":{"extraEnabled":["PodsWithPVC"]},"evictDaemonSetPods":true})",
+         "evictDaemonSetPods: cannot be combined with podProtections"},
+        {R"([])", "must be an object, got a list"},
+        {R"({"nodeFit":)", "invalid JSON at offset"},
+    };
+    for (const auto& c : cases) {
+        INFO("args: " << c.args);
+        std::string err = create_error(c.args);
+        CHECK_THAT(err, Catch::Matchers::Contains(c.expected));
+    }
+}
+
+TEST_CASE("args: every problem is reported at once", "[args]") {
+    std::string err = create_error(R"({"ignorePodsWithoutPDB":true,"priorityThreshold":{"name":"x"},)"
+                                   R"("namespaceLabelSelector":{"matchLabels":{"a":"b"}},"nodeSelector":"a in ()x"})");
+    CHECK_THAT(err, Catch::Matchers::Contains("ignorePodsWithoutPDB: not supported yet"));
+    CHECK_THAT(err, Catch::Matchers::Contains("priorityThreshold.name: not supported yet"));
+    CHECK_THAT(err, Catch::Matchers::Contains("namespaceLabelSelector: not supported yet"));
+    CHECK_THAT(err, Catch::Matchers::Contains("nodeSelector: invalid label selector"));
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs kdesched's build dependencies from Debian packages when any is missing.
+# Idempotent and quiet when everything is there; needs root (or sudo) only when installing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config     # compiler and build system
+  libboost-dev                         # Boost.DLL (plugin loading), Boost.Asio (via cpprestsdk)
+  libcpprest-dev libssl-dev            # cpprestsdk: Kubernetes API and Pod Picker HTTP(S) clients
+  rapidjson-dev                        # JSON: cluster snapshots, plugin args
+  libyaml-cpp-dev                      # YAML: profiles, YAML snapshots
+  catch2                               # tests (Catch2 v2)
+  libcli11-dev                         # command line
+  libspdlog-dev libfmt-dev             # logging
+  prometheus-cpp-dev                   # /metrics
+  clang-format                         # style check in CI
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
