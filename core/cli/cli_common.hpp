@@ -33,5 +33,7 @@ core::DeschedulerConfiguration load_config(const std::string& path);
 
 // The default profile compiled into the binary (profiles/default.yaml).
 extern const char* const kEmbeddedDefaultProfile;
+// The example cluster `kdesched simulate` uses without --cluster (examples/clusters/hotspot.json).
+extern const char* const kEmbeddedDefaultCluster;
 
 }  // namespace kd::cli

@@ -3,7 +3,9 @@
 
 #include "cli/cli_common.hpp"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kd::cli {
 
@@ -11,5 +13,14 @@ int run_validate(const CommonOptions& opts, const std::string& config_path);
 int run_plugins(const CommonOptions& opts);
 int run_plan(const CommonOptions& opts, const std::string& config_path);
 int run_version();
+
+struct SimulateOptions {
+    std::string config;                 // empty: the embedded default profile
+    std::vector<std::string> clusters;  // empty: the embedded example cluster
+    uint64_t cycles = 10;
+    std::string output = "table";
+    bool explain = false;
+};
+int run_simulate(const CommonOptions& opts, const SimulateOptions& sim);
 
 }  // namespace kd::cli

@@ -17,6 +17,9 @@ void EvictorProxy::filter(CallScope& scope, const kd_pod& pod, bool pre_eviction
         kd_filter_result r{};
         f->filter(call, pod, pre_eviction, r);
         if (!r.allowed) {
+            if (ctx_.observer)
+                ctx_.observer->on_filter_rejection(scope.profile->name(), kd::sv(scope.call.plugin), pod, f->name(),
+                                                   kd::sv(r.reason));
             // "<plugin>: <reason>" tells the caller which filter said no.
             out.allowed = 0;
             out.reason = scope.keep(f->name() + ": " + std::string(kd::sv(r.reason)));

@@ -53,13 +53,28 @@ kd_status evict_pod_cb(const kd_host* self, const kd_call* call, const kd_pod* p
     return KD_ERROR;
 }
 
+void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str subject, kd_str key, kd_str value) {
+    auto* inst = static_cast<PluginInstance*>(self->host_data);
+    HostContext& ctx = inst->owner().context();
+    if (ctx.observer)
+        ctx.observer->on_report(inst->owner().name(), kd::sv(call->plugin), kd::sv(kind), kd::sv(subject), kd::sv(key),
+                                kd::sv(value));
+}
+
 }  // namespace
 
 kd_host make_host(PluginInstance* instance) {
-    return kd_host{sizeof(kd_host), {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, KD_API_VERSION_PATCH},
-                   instance,        &log_cb,
-                   &filter_cb,      &pre_filter_cb,
-                   &evict_cb,       &evict_pod_cb};
+    kd_host h{};
+    h.struct_size = sizeof(kd_host);
+    h.api_version = {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, KD_API_VERSION_PATCH};
+    h.host_data = instance;
+    h.log = &log_cb;
+    h.filter = &filter_cb;
+    h.pre_eviction_filter = &pre_filter_cb;
+    h.evict = &evict_cb;
+    h.evict_pod = &evict_pod_cb;
+    h.report = &report_cb;
+    return h;
 }
 
 }  // namespace kd::core

@@ -36,6 +36,12 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
     virtual void on_eviction(const EvictionRecord&) {}
+    // A filter plugin rejected a pod that `requested_by` asked about (Filter or PreEvictionFilter).
+    virtual void on_filter_rejection(std::string_view /*profile*/, std::string_view /*requested_by*/,
+                                     const kd_pod& /*pod*/, std::string_view /*filter*/, std::string_view /*reason*/) {}
+    // A plugin's kd_host.report: a fact about a node or pod.
+    virtual void on_report(std::string_view /*profile*/, std::string_view /*plugin*/, std::string_view /*kind*/,
+                           std::string_view /*subject*/, std::string_view /*key*/, std::string_view /*value*/) {}
     virtual void on_plugin_log(std::string_view profile, std::string_view plugin, int32_t level,
                                std::string_view message);
 };

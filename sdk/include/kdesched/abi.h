@@ -186,21 +186,15 @@ enum {
     KD_POD_HAS_NODE_AFFINITY = 1u << 6 /* required node affinity present (terms may be 0: matches nothing) */
 };
 
-typedef struct kd_pod {
+/* The part of a pod that the pods of one template share (namespace, labels, scheduling
+ * constraints, owners, requests). The host stores each distinct value once and points many pods at it, which keeps
+ * a 300,000-pod snapshot small. */
+typedef struct kd_pod_spec {
     uint32_t struct_size;
-    uint32_t flags; /* KD_POD_* bits */
-    kd_str uid;
     kd_str namespace_;
-    kd_str name;
-    kd_str node_name;      /* spec.nodeName, empty when unbound */
+    kd_key_value_list labels;
     kd_str scheduler_name; /* spec.schedulerName */
     kd_str priority_class_name;
-    int32_t priority;    /* spec.priority, valid when KD_POD_HAS_PRIORITY */
-    uint8_t phase;       /* kd_pod_phase */
-    uint8_t qos_class;   /* kd_qos_class */
-    int64_t creation_ms; /* metadata.creationTimestamp, Unix milliseconds */
-    kd_key_value_list labels;
-    kd_key_value_list annotations;
     const kd_owner_reference* owners; /* stride: element struct_size */
     size_t owner_count;
     kd_resource_list requests; /* effective requests: max(Σ containers, max init) + overhead */
@@ -209,8 +203,22 @@ typedef struct kd_pod {
     size_t affinity_term_count;
     const kd_toleration* tolerations;
     size_t toleration_count;
-    const kd_pod_condition* conditions;
+} kd_pod_spec;
+
+typedef struct kd_pod {
+    uint32_t struct_size;
+    uint32_t flags; /* KD_POD_* bits */
+    kd_str uid;
+    kd_str name;
+    kd_str node_name;    /* spec.nodeName, empty when unbound */
+    int32_t priority;    /* spec.priority, valid when KD_POD_HAS_PRIORITY */
+    uint8_t phase;       /* kd_pod_phase */
+    uint8_t qos_class;   /* kd_qos_class */
+    int64_t creation_ms; /* metadata.creationTimestamp, Unix milliseconds */
+    kd_key_value_list annotations;
+    const kd_pod_condition* conditions; /* stride: element struct_size */
     size_t condition_count;
+    const kd_pod_spec* spec; /* never NULL; shared with other pods */
 } kd_pod;
 
 typedef struct kd_node {
@@ -353,6 +361,12 @@ typedef struct kd_host {
      * `reason` is copied. Returns KD_ERROR with a message in `err` when the API refuses. */
     kd_status (*evict_pod)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason,
                            kd_error_sink* err);
+    /* Tell the host a fact for its reports (`kdesched simulate` output, --explain, debug logs).
+     * subject_kind: "node" or "pod"; subject: node name or "namespace/name". Keys the host knows:
+     * node "pool" (node pool name), node "class" (high, low, prodHigh, prodLow, bothLow,
+     * appropriate), pod "skipped" (a reason code: why a candidate was not evicted). Copied. */
+    void (*report)(const struct kd_host* self, const kd_call* call, kd_str subject_kind, kd_str subject, kd_str key,
+                   kd_str value);
 } kd_host;
 
 /* Facts about the run given to create. Host-owned, valid during create only. */

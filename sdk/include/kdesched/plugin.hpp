@@ -145,6 +145,15 @@ public:
         return message.empty() ? "eviction failed without a message" : message;
     }
 
+    // Facts for the host's reports: node pool and class, why a candidate pod was skipped.
+    void report_node(std::string_view node, std::string_view key, std::string_view value) const {
+        host_->report(host_, call_, to_kd("node"), to_kd(node), to_kd(key), to_kd(value));
+    }
+    void report_pod(const Pod& pod, std::string_view key, std::string_view value) const {
+        std::string subject = pod.key();
+        host_->report(host_, call_, to_kd("pod"), to_kd(subject), to_kd(key), to_kd(value));
+    }
+
     void log(LogLevel level, std::string_view message) const {
         host_->log(host_, call_, static_cast<int32_t>(level), message.data(), message.size());
     }

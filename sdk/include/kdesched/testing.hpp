@@ -195,46 +195,52 @@ public:
             b.nodes.push_back(k);
         }
         b.pods.reserve(pods_.size());
+        b.specs.reserve(pods_.size());
         for (auto& p : pods_) {
-            kd_pod k{};
-            k.struct_size = sizeof(kd_pod);
-            k.flags = p.flags;
-            k.uid = s(p.uid);
-            k.namespace_ = s(p.ns);
-            k.name = s(p.name);
-            k.node_name = s(p.node);
-            k.scheduler_name = s(p.scheduler);
-            k.priority_class_name = s(p.priority_class);
-            k.priority = p.priority;
-            k.phase = static_cast<uint8_t>(p.phase);
-            k.qos_class = static_cast<uint8_t>(p.qos);
-            k.creation_ms = p.created_ms;
-            k.labels = kvs(p.labels);
-            k.annotations = kvs(p.annotations);
+            kd_pod_spec sp{};
+            sp.struct_size = sizeof(kd_pod_spec);
+            sp.namespace_ = s(p.ns);
+            sp.labels = kvs(p.labels);
+            sp.scheduler_name = s(p.scheduler);
+            sp.priority_class_name = s(p.priority_class);
             auto& owners = b.owners.emplace_back();
             for (auto& o : p.owners)
                 owners.push_back(
                     {sizeof(kd_owner_reference), s(o.api_version), s(o.kind), s(o.name), s(o.uid), o.controller});
-            k.owners = owners.data();
-            k.owner_count = owners.size();
-            k.requests = res(p.requests);
-            k.node_selector = kvs(p.node_selector);
-            auto& tol = b.tolerations.emplace_back();
-            for (auto& t : p.tolerations) tol.push_back({sizeof(kd_toleration), s(t[0]), s(t[1]), s(t[2]), s(t[3])});
-            k.tolerations = tol.data();
-            k.toleration_count = tol.size();
-            auto& cond = b.conditions.emplace_back();
-            for (auto& c : p.conditions) cond.push_back({sizeof(kd_pod_condition), s(c[0]), s(c[1]), s(c[2]), s(c[3])});
-            k.conditions = cond.data();
-            k.condition_count = cond.size();
+            sp.owners = owners.data();
+            sp.owner_count = owners.size();
+            sp.requests = res(p.requests);
+            sp.node_selector = kvs(p.node_selector);
             auto& terms = b.terms.emplace_back();
             for (auto& t : p.affinity) {
                 auto& ex = reqs(t.expressions);
                 auto& fl = reqs(t.fields);
                 terms.push_back({sizeof(kd_node_selector_term), ex.data(), ex.size(), fl.data(), fl.size()});
             }
-            k.affinity_terms = terms.data();
-            k.affinity_term_count = terms.size();
+            sp.affinity_terms = terms.data();
+            sp.affinity_term_count = terms.size();
+            auto& tol = b.tolerations.emplace_back();
+            for (auto& t : p.tolerations) tol.push_back({sizeof(kd_toleration), s(t[0]), s(t[1]), s(t[2]), s(t[3])});
+            sp.tolerations = tol.data();
+            sp.toleration_count = tol.size();
+            b.specs.push_back(sp);
+
+            kd_pod k{};
+            k.struct_size = sizeof(kd_pod);
+            k.flags = p.flags;
+            k.uid = s(p.uid);
+            k.name = s(p.name);
+            k.node_name = s(p.node);
+            k.priority = p.priority;
+            k.phase = static_cast<uint8_t>(p.phase);
+            k.qos_class = static_cast<uint8_t>(p.qos);
+            k.creation_ms = p.created_ms;
+            k.annotations = kvs(p.annotations);
+            auto& cond = b.conditions.emplace_back();
+            for (auto& c : p.conditions) cond.push_back({sizeof(kd_pod_condition), s(c[0]), s(c[1]), s(c[2]), s(c[3])});
+            k.conditions = cond.data();
+            k.condition_count = cond.size();
+            k.spec = &b.specs.back();
             b.pods.push_back(k);
         }
         b.metrics.reserve(metrics_.size());
@@ -276,6 +282,7 @@ private:
     struct Built {
         std::vector<kd_node> nodes;
         std::vector<kd_pod> pods;
+        std::vector<kd_pod_spec> specs;  // reserved up front: pods point into it
         std::vector<kd_node_metric> metrics;
         std::deque<std::vector<kd_taint>> taints;
         std::deque<std::vector<kd_owner_reference>> owners;
@@ -307,7 +314,7 @@ private:
         }
         static const kd_pod* find_pod(const kd_snapshot* s, kd_str ns, kd_str name) {
             for (auto& p : of(s).pods)
-                if (sv(p.namespace_) == sv(ns) && sv(p.name) == sv(name)) return &p;
+                if (sv(p.spec->namespace_) == sv(ns) && sv(p.name) == sv(name)) return &p;
             return nullptr;
         }
         static const kd_node* find_node(const kd_snapshot* s, kd_str name) {
@@ -377,9 +384,11 @@ public:
         return out;
     }
     const std::vector<std::string>& logs() const { return logs_; }
+    // Facts plugins reported (kd_host.report): "kind subject key=value", in order.
+    const std::vector<std::string>& reports() const { return reports_; }
     // Pods an evict plugin evicted from the cluster (kd_host.evict_pod), "ns/name", in order.
     const std::vector<RecordedEviction>& cluster_evictions() const { return cluster_evictions_; }
-    void clear() { evictions_.clear(), logs_.clear(), cluster_evictions_.clear(); }
+    void clear() { evictions_.clear(), logs_.clear(), cluster_evictions_.clear(), reports_.clear(); }
 
     // A plugin instance driven through its C boundary.
     class Handle {
@@ -428,7 +437,8 @@ public:
                         &filter_cb,
                         &pre_filter_cb,
                         &evict_cb,
-                        &evict_pod_cb};
+                        &evict_pod_cb,
+                        &report_cb};
     }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
@@ -481,6 +491,11 @@ private:
         return KD_ERROR;
     }
 
+    static void report_cb(const kd_host* h, const kd_call*, kd_str kind, kd_str subject, kd_str key, kd_str value) {
+        of(h).reports_.push_back(std::string(sv(kind)) + " " + std::string(sv(subject)) + " " + std::string(sv(key)) +
+                                 "=" + std::string(sv(value)));
+    }
+
     kd_call make_call(const kd_plugin_descriptor* d, const kd_snapshot* s) {
         return kd_call{
             sizeof(kd_call), s,   to_kd(profile_), kd_str{d->name, std::char_traits<char>::length(d->name)}, ++cycle_,
@@ -519,7 +534,7 @@ private:
     uint64_t cycle_ = 0;
     Verdict verdict_;
     std::vector<RecordedEviction> evictions_, cluster_evictions_;
-    std::vector<std::string> logs_;
+    std::vector<std::string> logs_, reports_;
 };
 
 }  // namespace kd::testing

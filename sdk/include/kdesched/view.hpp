@@ -207,12 +207,12 @@ public:
     explicit Pod(const kd_pod* p) : p_(p) {}
     const kd_pod* raw() const { return p_; }
     std::string_view uid() const { return sv(p_->uid); }
-    std::string_view ns() const { return sv(p_->namespace_); }
+    std::string_view ns() const { return sv(p_->spec->namespace_); }
     std::string_view name() const { return sv(p_->name); }
     std::string key() const { return std::string(ns()) + "/" + std::string(name()); }  // "ns/name"
     std::string_view node_name() const { return sv(p_->node_name); }
-    std::string_view scheduler_name() const { return sv(p_->scheduler_name); }
-    std::string_view priority_class_name() const { return sv(p_->priority_class_name); }
+    std::string_view scheduler_name() const { return sv(p_->spec->scheduler_name); }
+    std::string_view priority_class_name() const { return sv(p_->spec->priority_class_name); }
     std::optional<int32_t> priority() const {
         return (p_->flags & KD_POD_HAS_PRIORITY) ? std::optional<int32_t>(p_->priority) : std::nullopt;
     }
@@ -224,21 +224,23 @@ public:
     bool has_pvc() const { return p_->flags & KD_POD_PVC; }
     bool ready() const { return p_->flags & KD_POD_READY; }
     bool has_required_node_affinity() const { return p_->flags & KD_POD_HAS_NODE_AFFINITY; }
-    KeyValues labels() const { return KeyValues(p_->labels); }
+    KeyValues labels() const { return KeyValues(p_->spec->labels); }
     KeyValues annotations() const { return KeyValues(p_->annotations); }
-    StructRange<OwnerRef, kd_owner_reference> owners() const { return {p_->owners, p_->owner_count}; }
+    StructRange<OwnerRef, kd_owner_reference> owners() const { return {p_->spec->owners, p_->spec->owner_count}; }
     // The ownerReference with controller=true, if any.
     std::optional<OwnerRef> controller() const {
         for (auto o : owners())
             if (o.controller()) return o;
         return std::nullopt;
     }
-    Resources requests() const { return Resources(p_->requests); }
-    KeyValues node_selector() const { return KeyValues(p_->node_selector); }
+    Resources requests() const { return Resources(p_->spec->requests); }
+    KeyValues node_selector() const { return KeyValues(p_->spec->node_selector); }
     StructRange<NodeSelectorTerm, kd_node_selector_term> affinity_terms() const {
-        return {p_->affinity_terms, p_->affinity_term_count};
+        return {p_->spec->affinity_terms, p_->spec->affinity_term_count};
     }
-    StructRange<Toleration, kd_toleration> tolerations() const { return {p_->tolerations, p_->toleration_count}; }
+    StructRange<Toleration, kd_toleration> tolerations() const {
+        return {p_->spec->tolerations, p_->spec->toleration_count};
+    }
     StructRange<PodCondition, kd_pod_condition> conditions() const { return {p_->conditions, p_->condition_count}; }
     std::optional<PodCondition> condition(std::string_view type) const {
         for (auto c : conditions())

@@ -1,0 +1,735 @@
+#include "cluster/cluster_model.hpp"
+
+#include "cluster/content_key.hpp"
+#include "cluster/pod_derivations.hpp"
+
+#include <algorithm>
+
+namespace kd::core {
+
+// A free slot has pod.struct_size == 0.
+struct ClusterModel::PodRecord {
+    kd_pod pod{};
+    bool alive() const { return pod.struct_size != 0; }
+};
+
+struct ClusterModel::NodeRecord {
+    kd_node node{};
+    std::string uid_text, name_text;  // nodes are few: owned strings keep deletion simple
+    bool alive = false;
+};
+
+// A NodeMetric owns its arrays: usage values differ per pod, so there is nothing to share.
+struct ClusterModel::MetricRecord {
+    kd_node_metric metric{};
+    std::vector<kd_resource> resources;  // system usage first, then every pod's usage
+    std::vector<kd_pod_metric> pods;
+    size_t own_name_bytes = 0;  // names copied into the unique text (pods unknown when it arrived)
+};
+
+namespace {
+
+size_t hash_sv(std::string_view s) {
+    return std::hash<std::string_view>()(s);
+}
+size_t hash_ns_name(std::string_view ns, std::string_view name) {
+    return hash_sv(ns) * 1000003u ^ hash_sv(name);
+}
+
+template <class Pool, class T>
+const T* pooled(Pool& pool, const std::vector<T>& v) {
+    return pool.intern(v);
+}
+
+}  // namespace
+
+ClusterModel::ClusterModel()
+    : pod_index_([this](uint32_t s) { return pod_uid_hash(s); }, [this] { return pod_slot_count(); },
+                 [this](uint32_t s) { return pod_slots_[s].alive(); }),
+      pod_name_index_([this](uint32_t s) { return pod_name_hash(s); }, [this] { return pod_slot_count(); },
+                      [this](uint32_t s) { return pod_slots_[s].alive(); }) {}
+
+uint32_t ClusterModel::pod_slot_count() const {
+    return static_cast<uint32_t>(pod_slots_.size());
+}
+
+ClusterModel::~ClusterModel() = default;
+
+size_t ClusterModel::pod_uid_hash(uint32_t slot) const {
+    return hash_sv(view(pod_slots_[slot].pod.uid));
+}
+
+size_t ClusterModel::pod_name_hash(uint32_t slot) const {
+    const kd_pod& p = pod_slots_[slot].pod;
+    return hash_ns_name(view(p.spec->namespace_), view(p.name));
+}
+
+kd_key_value_list ClusterModel::intern_kvs(const std::vector<KeyValueDraft>& kvs) {
+    if (kvs.empty()) return {nullptr, 0};
+    auto& v = scratch_.kvs;
+    v.clear();
+    for (const auto& [k, val] : kvs) {
+        auto e = zeroed<kd_key_value>();
+        e.key = intern(k);
+        e.value = intern(val);
+        v.push_back(e);
+    }
+    return {kv_pool_.intern(v), v.size()};
+}
+
+kd_resource_list ClusterModel::intern_resources(const std::vector<std::pair<std::string_view, int64_t>>& rs) {
+    if (rs.empty()) return {nullptr, 0};
+    auto& v = scratch_.resources;
+    v.clear();
+    for (const auto& [name, milli] : rs) {
+        auto e = zeroed<kd_resource>();
+        e.name = intern(name);
+        e.milli = milli;
+        v.push_back(e);
+    }
+    return {resource_pool_.intern(v), v.size()};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pods
+
+// The pod's template part: looked up by content first, interned string by string only when new.
+const kd_pod_spec* ClusterModel::pod_spec(const PodDraft& d) {
+    auto requests = effective_requests(d);
+    std::string_view scheduler = d.scheduler_name.empty() ? std::string_view("default-scheduler") : d.scheduler_name;
+    ContentKey key;
+    key.add(d.meta.ns).add(scheduler).add(d.priority_class_name).add_word(d.meta.labels.size());
+    for (const auto& [k, v] : d.meta.labels) key.add(k).add(v);
+    key.add_word(d.meta.owners.size());
+    for (const auto& o : d.meta.owners)
+        key.add(o.api_version).add(o.kind).add(o.name).add(o.uid).add_word(o.controller);
+    key.add_word(requests.size());
+    for (const auto& [r, milli] : requests) key.add(r).add_word(static_cast<uint64_t>(milli));
+    key.add_word(d.node_selector.size());
+    for (const auto& [k, v] : d.node_selector) key.add(k).add(v);
+    key.add_word(d.has_required_affinity).add_word(d.affinity_terms.size());
+    for (const auto& t : d.affinity_terms) {
+        for (const auto* reqs : {&t.expressions, &t.fields}) {
+            key.add_word(reqs->size());
+            for (const auto& r : *reqs) {
+                key.add(r.key).add(r.op).add_word(r.values.size());
+                for (auto v : r.values) key.add(v);
+            }
+        }
+    }
+    key.add_word(d.tolerations.size());
+    for (const auto& t : d.tolerations) key.add(t.key).add(t.op).add(t.value).add(t.effect);
+    auto it = spec_cache_.find(key);
+    if (it != spec_cache_.end()) return it->second;
+    const kd_pod_spec* spec = intern_pod_spec(d, scheduler, requests);
+    spec_cache_.emplace(key, spec);
+    return spec;
+}
+
+kd_key_value_list ClusterModel::cached_kvs(const std::vector<KeyValueDraft>& kvs) {
+    if (kvs.empty()) return {nullptr, 0};
+    ContentKey key;
+    for (const auto& [k, v] : kvs) key.add(k).add(v);
+    auto it = kv_cache_.find(key);
+    if (it != kv_cache_.end()) return it->second;
+    kd_key_value_list l = intern_kvs(kvs);
+    kv_cache_.emplace(key, l);
+    return l;
+}
+
+const kd_pod_condition* ClusterModel::intern_conditions(const PodDraft& d, size_t& count) {
+    auto& conds = scratch_.conditions;
+    conds.clear();
+    for (const auto& c : d.conditions) {
+        auto e = zeroed<kd_pod_condition>();
+        e.struct_size = sizeof(kd_pod_condition);
+        e.type = intern(c.type);
+        e.status = intern(c.status);
+        e.reason = intern(c.reason);
+        e.message = intern(c.message);
+        conds.push_back(e);
+    }
+    count = conds.size();
+    return condition_pool_.intern(conds);
+}
+
+const kd_pod_spec* ClusterModel::intern_pod_spec(const PodDraft& d, std::string_view scheduler,
+                                                 const std::vector<std::pair<std::string_view, int64_t>>& requests) {
+    auto spec = zeroed<kd_pod_spec>();
+    spec.struct_size = sizeof(kd_pod_spec);
+    spec.namespace_ = intern(d.meta.ns);
+    spec.labels = intern_kvs(d.meta.labels);
+    spec.scheduler_name = intern(scheduler);
+    spec.priority_class_name = intern(d.priority_class_name);
+    auto& owners = scratch_.owners;
+    owners.clear();
+    for (const auto& o : d.meta.owners) {
+        auto e = zeroed<kd_owner_reference>();
+        e.struct_size = sizeof(kd_owner_reference);
+        e.api_version = intern(o.api_version);
+        e.kind = intern(o.kind);
+        e.name = intern(o.name);
+        e.uid = intern(o.uid);
+        e.controller = o.controller ? 1 : 0;
+        owners.push_back(e);
+    }
+    spec.owners = pooled(owner_pool_, owners);
+    spec.owner_count = owners.size();
+    spec.requests = intern_resources(requests);
+    spec.node_selector = intern_kvs(d.node_selector);
+
+    auto& terms = scratch_.terms;
+    terms.clear();
+    for (const auto& t : d.affinity_terms) {
+        auto reqs = [&](const std::vector<SelectorRequirementDraft>& in) {
+            std::vector<kd_selector_requirement> out;
+            for (const auto& r : in) {
+                auto& values = scratch_.strs;
+                values.clear();
+                for (auto v : r.values) values.push_back(intern(v));
+                auto e = zeroed<kd_selector_requirement>();
+                e.struct_size = sizeof(kd_selector_requirement);
+                e.key = intern(r.key);
+                e.operator_ = intern(r.op);
+                e.values = {str_pool_.intern(values), values.size()};
+                out.push_back(e);
+            }
+            return out;
+        };
+        auto ex = reqs(t.expressions);
+        auto fl = reqs(t.fields);
+        auto e = zeroed<kd_node_selector_term>();
+        e.struct_size = sizeof(kd_node_selector_term);
+        e.match_expressions = requirement_pool_.intern(ex);
+        e.match_expression_count = ex.size();
+        e.match_fields = requirement_pool_.intern(fl);
+        e.match_field_count = fl.size();
+        terms.push_back(e);
+    }
+    spec.affinity_terms = term_pool_.intern(terms);
+    spec.affinity_term_count = terms.size();
+
+    auto& tols = scratch_.tolerations;
+    tols.clear();
+    for (const auto& t : d.tolerations) {
+        auto e = zeroed<kd_toleration>();
+        e.struct_size = sizeof(kd_toleration);
+        e.key = intern(t.key);
+        e.operator_ = intern(t.op);
+        e.value = intern(t.value);
+        e.effect = intern(t.effect);
+        tols.push_back(e);
+    }
+    spec.tolerations = toleration_pool_.intern(tols);
+    spec.toleration_count = tols.size();
+    return spec_pool_.intern(&spec, 1);
+}
+
+void ClusterModel::on_pod(const PodDraft& d) {
+    std::string derived_uid;
+    if (d.meta.uid.empty()) derived_uid = "pod/" + std::string(d.meta.ns) + "/" + std::string(d.meta.name);
+    std::string_view uid = d.meta.uid.empty() ? std::string_view(derived_uid) : d.meta.uid;
+    uint32_t slot = pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    bool existing = slot != SlotIndex::kNone;
+    if (existing) {
+        // Same UID: keep its strings and index entries; unlink from node/owner lists.
+        kd_pod& old = pod_slots_[slot].pod;
+        auto& on_node = pods_by_node_[view(old.node_name)];
+        on_node.erase(std::remove(on_node.begin(), on_node.end(), slot), on_node.end());
+        for (size_t i = 0; i < old.spec->owner_count; ++i) {
+            auto& by_owner = pods_by_owner_[view(old.spec->owners[i].uid)];
+            by_owner.erase(std::remove(by_owner.begin(), by_owner.end(), slot), by_owner.end());
+        }
+    } else {
+        if (!free_pod_slots_.empty()) {
+            slot = free_pod_slots_.back();
+            free_pod_slots_.pop_back();
+        } else {
+            slot = static_cast<uint32_t>(pod_slots_.size());
+            pod_slots_.emplace_back();
+        }
+    }
+    PodRecord& rec = pod_slots_[slot];
+    kd_pod p{};
+    p.struct_size = sizeof(kd_pod);
+    if (existing) {
+        p.uid = rec.pod.uid;
+        p.name = rec.pod.name;
+    } else {
+        auto u = unique_text_.copy(uid);
+        auto n = unique_text_.copy(d.meta.name);
+        p.uid = kd_str{u.data(), u.size()};
+        p.name = kd_str{n.data(), n.size()};
+    }
+    p.node_name = intern(d.node_name);
+    if (d.priority) {
+        p.flags |= KD_POD_HAS_PRIORITY;
+        p.priority = *d.priority;
+    }
+    if (d.meta.deleting) p.flags |= KD_POD_TERMINATING;
+    if (d.local_storage) p.flags |= KD_POD_LOCAL_STORAGE;
+    if (d.pvc) p.flags |= KD_POD_PVC;
+    if (d.ephemeral_volume) p.flags |= KD_POD_EPHEMERAL_VOLUME;
+    if (d.has_required_affinity) p.flags |= KD_POD_HAS_NODE_AFFINITY;
+    p.phase = static_cast<uint8_t>(pod_phase(d.phase));
+    p.qos_class = static_cast<uint8_t>(d.qos_class.empty() ? compute_qos(d) : qos_from_status(d.qos_class, d));
+    p.creation_ms = d.meta.creation_ms;
+    p.spec = pod_spec(d);
+    p.annotations = cached_kvs(d.meta.annotations);
+
+    for (const auto& c : d.conditions)
+        if (c.type == "Ready" && c.status == "True") p.flags |= KD_POD_READY;
+    ContentKey ckey;
+    for (const auto& c : d.conditions) ckey.add(c.type).add(c.status).add(c.reason).add(c.message);
+    auto cached = condition_cache_.find(ckey);
+    if (cached != condition_cache_.end()) {
+        p.conditions = cached->second.first;
+        p.condition_count = cached->second.second;
+    } else {
+        p.conditions = intern_conditions(d, p.condition_count);
+        condition_cache_.emplace(ckey, std::make_pair(p.conditions, p.condition_count));
+    }
+    rec.pod = p;
+    if (!existing) {
+        pod_index_.insert(hash_sv(uid), slot);
+        pod_name_index_.insert(hash_ns_name(view(p.spec->namespace_), view(p.name)), slot);
+    }
+    pods_by_node_[view(p.node_name)].push_back(slot);
+    for (size_t i = 0; i < p.spec->owner_count; ++i) pods_by_owner_[view(p.spec->owners[i].uid)].push_back(slot);
+}
+
+void ClusterModel::remove_pod_slot(uint32_t slot) {
+    PodRecord& rec = pod_slots_[slot];
+    const kd_pod& p = rec.pod;
+    auto& on_node = pods_by_node_[view(p.node_name)];
+    on_node.erase(std::remove(on_node.begin(), on_node.end(), slot), on_node.end());
+    for (size_t i = 0; i < p.spec->owner_count; ++i) {
+        auto& by_owner = pods_by_owner_[view(p.spec->owners[i].uid)];
+        by_owner.erase(std::remove(by_owner.begin(), by_owner.end(), slot), by_owner.end());
+    }
+    pod_index_.erase(pod_uid_hash(slot), slot);
+    pod_name_index_.erase(pod_name_hash(slot), slot);
+    dead_unique_bytes_ += p.uid.size + p.name.size;
+    rec.pod = kd_pod{};
+    free_pod_slots_.push_back(slot);
+}
+
+bool ClusterModel::delete_pod(std::string_view uid) {
+    uint32_t slot = pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    if (slot == SlotIndex::kNone) return false;
+    remove_pod_slot(slot);
+    compact_unique_text_if_mostly_garbage();
+    return true;
+}
+
+const kd_pod* ClusterModel::pod_by_uid(std::string_view uid) const {
+    uint32_t slot = pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    return slot == SlotIndex::kNone ? nullptr : &pod_slots_[slot].pod;
+}
+
+const kd_pod* ClusterModel::pod_by_name(std::string_view ns, std::string_view name) const {
+    uint32_t slot = pod_name_index_.find(hash_ns_name(ns, name), [&](uint32_t s) {
+        const kd_pod& p = pod_slots_[s].pod;
+        return view(p.name) == name && view(p.spec->namespace_) == ns;
+    });
+    return slot == SlotIndex::kNone ? nullptr : &pod_slots_[slot].pod;
+}
+
+std::vector<const kd_pod*> ClusterModel::pods_on_node(std::string_view node_name) const {
+    std::vector<const kd_pod*> out;
+    if (node_name.empty()) return out;  // unbound pods are not "on" a node
+    auto it = pods_by_node_.find(strings_.find(node_name));
+    if (it == pods_by_node_.end()) return out;
+    for (uint32_t s : it->second) out.push_back(&pod_slots_[s].pod);
+    return out;
+}
+
+std::vector<const kd_pod*> ClusterModel::pods_by_owner(std::string_view owner_uid) const {
+    std::vector<const kd_pod*> out;
+    auto it = pods_by_owner_.find(strings_.find(owner_uid));
+    if (it == pods_by_owner_.end()) return out;
+    for (uint32_t s : it->second) out.push_back(&pod_slots_[s].pod);
+    return out;
+}
+
+std::vector<const kd_pod*> ClusterModel::pods() const {
+    std::vector<const kd_pod*> out;
+    out.reserve(pod_index_.size());
+    for (const auto& r : pod_slots_)
+        if (r.alive()) out.push_back(&r.pod);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nodes and NodeMetrics
+
+void ClusterModel::on_node(const NodeDraft& d) {
+    std::string uid = d.meta.uid.empty() ? "node/" + std::string(d.meta.name) : std::string(d.meta.uid);
+    uint32_t slot;
+    auto it = node_by_uid_.find(uid);
+    if (it != node_by_uid_.end()) {
+        slot = it->second;
+        node_by_name_.erase(view(node_slots_[slot].node.name));
+    } else if (!free_node_slots_.empty()) {
+        slot = free_node_slots_.back();
+        free_node_slots_.pop_back();
+    } else {
+        slot = static_cast<uint32_t>(node_slots_.size());
+        node_slots_.emplace_back();
+    }
+    NodeRecord& rec = node_slots_[slot];
+    rec.uid_text = uid;
+    rec.name_text = std::string(d.meta.name);
+    kd_node n{};
+    n.struct_size = sizeof(kd_node);
+    n.unschedulable = d.unschedulable ? 1 : 0;
+    n.ready = !d.ready_status || *d.ready_status == "True";
+    n.uid = kd_str{rec.uid_text.data(), rec.uid_text.size()};
+    n.name = intern(d.meta.name);
+    n.labels = intern_kvs(d.meta.labels);
+    n.annotations = intern_kvs(d.meta.annotations);
+    std::vector<kd_taint> taints;
+    for (const auto& t : d.taints) {
+        auto e = zeroed<kd_taint>();
+        e.struct_size = sizeof(kd_taint);
+        e.key = intern(t.key);
+        e.value = intern(t.value);
+        e.effect = intern(t.effect);
+        taints.push_back(e);
+    }
+    n.taints = taint_pool_.intern(taints);
+    n.taint_count = taints.size();
+    n.allocatable = intern_resources(d.allocatable);
+    if (auto raw = raw_allocatable(d)) {
+        std::vector<std::pair<std::string_view, int64_t>> views(raw->begin(), raw->end());
+        n.raw_allocatable = intern_resources(views);
+    } else {
+        n.raw_allocatable = n.allocatable;
+    }
+    rec.node = n;
+    rec.alive = true;
+    node_by_uid_[uid] = slot;
+    node_by_name_[view(n.name)] = slot;
+}
+
+bool ClusterModel::delete_node(std::string_view uid) {
+    auto it = node_by_uid_.find(std::string(uid));
+    if (it == node_by_uid_.end()) return false;
+    NodeRecord& rec = node_slots_[it->second];
+    node_by_name_.erase(view(rec.node.name));
+    rec.alive = false;
+    rec.node = kd_node{};
+    free_node_slots_.push_back(it->second);
+    node_by_uid_.erase(it);
+    return true;
+}
+
+const kd_node* ClusterModel::node_by_name(std::string_view name) const {
+    auto it = node_by_name_.find(name);
+    return it == node_by_name_.end() ? nullptr : &node_slots_[it->second].node;
+}
+
+std::vector<const kd_node*> ClusterModel::nodes() const {
+    std::vector<const kd_node*> out;
+    for (const auto& r : node_slots_)
+        if (r.alive) out.push_back(&r.node);
+    // Name order: deterministic whatever order the objects arrived in.
+    std::sort(out.begin(), out.end(), [](const kd_node* a, const kd_node* b) { return view(a->name) < view(b->name); });
+    return out;
+}
+
+void ClusterModel::on_node_metric(const NodeMetricDraft& d) {
+    auto rec = std::make_unique<MetricRecord>();
+    size_t total = d.system_usage.size();
+    for (const auto& p : d.pods) total += p.usage.size();
+    rec->resources.reserve(total);  // no reallocation below: pointers into it are taken
+    auto add = [&](const ResourceDraft& rs) {
+        kd_resource_list l{rec->resources.data() + rec->resources.size(), rs.size()};
+        for (const auto& [name, milli] : rs) {
+            auto e = zeroed<kd_resource>();
+            e.name = intern(name);
+            e.milli = milli;
+            rec->resources.push_back(e);
+        }
+        return rs.empty() ? kd_resource_list{nullptr, 0} : l;
+    };
+    kd_node_metric m{};
+    m.struct_size = sizeof(kd_node_metric);
+    m.has_node_metric = d.has_node_metric ? 1 : 0;
+    m.update_time_ms = d.update_ms;
+    m.system_usage = add(d.system_usage);
+    rec->pods.reserve(d.pods.size());
+    for (const auto& p : d.pods) {
+        auto e = zeroed<kd_pod_metric>();
+        e.struct_size = sizeof(kd_pod_metric);
+        e.namespace_ = intern(p.ns);
+        // Pod names are unique, so not interned: share the pod's own text when the pod is known
+        // (compaction re-copies both), else keep a copy with the unique text.
+        if (const kd_pod* pod = pod_by_name(p.ns, p.name)) {
+            e.name = pod->name;
+        } else {
+            auto name = unique_text_.copy(p.name);
+            e.name = kd_str{name.data(), name.size()};
+            rec->own_name_bytes += name.size();
+        }
+        e.usage = add(p.usage);
+        rec->pods.push_back(e);
+    }
+    m.pods = rec->pods.data();
+    m.pod_count = rec->pods.size();
+    rec->metric = m;
+    auto& slot = metrics_[std::string(d.meta.name)];
+    std::unique_ptr<MetricRecord> old = std::move(slot);
+    slot = std::move(rec);
+    if (old) retire_metric_names(*old);  // after the new record is in place: compaction must see it
+}
+
+void ClusterModel::retire_metric_names(const MetricRecord& rec) {
+    dead_unique_bytes_ += rec.own_name_bytes;
+    compact_unique_text_if_mostly_garbage();
+}
+
+void ClusterModel::compact_unique_text_if_mostly_garbage() {
+    // Unique strings of deleted objects are garbage; rewrite the live ones once garbage dominates.
+    if (dead_unique_bytes_ <= (1u << 20) || dead_unique_bytes_ * 2 <= unique_text_.bytes()) return;
+    TextArena fresh;
+    auto move = [&](kd_str& s) {
+        auto v = fresh.copy(view(s));
+        s = kd_str{v.data(), v.size()};
+    };
+    for (auto& r : pod_slots_) {
+        if (!r.alive()) continue;
+        move(r.pod.uid);
+        move(r.pod.name);
+    }
+    for (auto& [node, rec] : metrics_) {
+        if (!rec) continue;
+        rec->own_name_bytes = 0;
+        for (auto& p : rec->pods) {
+            move(p.name);
+            rec->own_name_bytes += p.name.size;
+        }
+    }
+    unique_text_ = std::move(fresh);
+    dead_unique_bytes_ = 0;
+}
+
+void ClusterModel::touch_node_metrics(int64_t update_ms) {
+    for (auto& [name, rec] : metrics_) rec->metric.update_time_ms = update_ms;
+}
+
+bool ClusterModel::delete_node_metric(std::string_view node_name) {
+    auto it = metrics_.find(std::string(node_name));
+    if (it == metrics_.end()) return false;
+    retire_metric_names(*it->second);
+    metrics_.erase(it);
+    return true;
+}
+
+const kd_node_metric* ClusterModel::node_metric(std::string_view node_name) const {
+    auto it = metrics_.find(std::string(node_name));
+    return it == metrics_.end() ? nullptr : &it->second->metric;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workloads, PDBs, namespaces, secrets, migration objects
+
+namespace {
+
+std::map<std::string, std::string> to_map(const std::vector<KeyValueDraft>& kvs) {
+    std::map<std::string, std::string> out;
+    for (const auto& [k, v] : kvs) out.emplace(k, v);
+    return out;
+}
+
+std::string uid_or(std::string_view uid, std::string_view kind, std::string_view ns, std::string_view name) {
+    if (!uid.empty()) return std::string(uid);
+    return std::string(kind) + "/" + std::string(ns) + "/" + std::string(name);
+}
+
+}  // namespace
+
+void ClusterModel::on_workload(const WorkloadDraft& d) {
+    std::string derived = d.meta.uid.empty() ? uid_or(d.meta.uid, d.kind, d.meta.ns, d.meta.name) : "";
+    std::string_view uid = d.meta.uid.empty() ? std::string_view(derived) : d.meta.uid;
+    auto it = workloads_.find(uid);
+    Workload w;
+    w.uid = it != workloads_.end() ? it->second.uid : workload_text_.copy(uid);
+    w.kind = view(intern(d.kind));
+    w.ns = view(intern(d.meta.ns));
+    w.name =
+        it != workloads_.end() && it->second.name == d.meta.name ? it->second.name : workload_text_.copy(d.meta.name);
+    for (const auto& o : d.meta.owners) {
+        if (!o.controller) continue;
+        w.controller_kind = view(intern(o.kind));
+        w.controller_name = view(intern(o.name));
+        w.controller_uid = view(intern(o.uid));
+    }
+    w.replicas = d.replicas;
+    w.ready_replicas = d.ready_replicas;
+    workloads_[w.uid] = w;
+}
+
+bool ClusterModel::delete_workload(std::string_view uid) {
+    return workloads_.erase(uid) > 0;
+}
+
+const Workload* ClusterModel::workload_by_uid(std::string_view uid) const {
+    auto it = workloads_.find(uid);
+    return it == workloads_.end() ? nullptr : &it->second;
+}
+
+const Workload* ClusterModel::workload_by_name(std::string_view kind, std::string_view ns,
+                                               std::string_view name) const {
+    for (const auto& [uid, w] : workloads_)
+        if (w.kind == kind && w.ns == ns && w.name == name) return &w;
+    return nullptr;
+}
+
+void ClusterModel::on_pdb(const PodDisruptionBudgetDraft& d) {
+    PodDisruptionBudget b;
+    b.uid = uid_or(d.meta.uid, "PodDisruptionBudget", d.meta.ns, d.meta.name);
+    b.ns = std::string(d.meta.ns);
+    b.name = std::string(d.meta.name);
+    b.selector = d.selector;
+    b.min_available = d.min_available;
+    b.max_unavailable = d.max_unavailable;
+    b.disruptions_allowed = d.disruptions_allowed;
+    pdbs_[b.uid] = std::move(b);
+}
+
+void ClusterModel::on_namespace(const NamespaceDraft& d) {
+    Namespace n;
+    n.uid = uid_or(d.meta.uid, "Namespace", "", d.meta.name);
+    n.name = std::string(d.meta.name);
+    n.labels = to_map(d.meta.labels);
+    namespaces_[n.uid] = std::move(n);
+}
+
+void ClusterModel::on_secret(const SecretDraft& d) {
+    Secret s;
+    s.uid = uid_or(d.meta.uid, "Secret", d.meta.ns, d.meta.name);
+    s.ns = std::string(d.meta.ns);
+    s.name = std::string(d.meta.name);
+    s.data = to_map(d.data);
+    secrets_[s.uid] = std::move(s);
+}
+
+const Secret* ClusterModel::secret(std::string_view ns, std::string_view name) const {
+    for (const auto& [uid, s] : secrets_)
+        if (s.ns == ns && s.name == name) return &s;
+    return nullptr;
+}
+
+void ClusterModel::on_migration_job(PodMigrationJob job) {
+    if (job.uid.empty()) job.uid = "PodMigrationJob/" + job.name;
+    std::string uid = job.uid;
+    jobs_[uid] = std::move(job);
+}
+
+bool ClusterModel::delete_migration_job(std::string_view uid) {
+    return jobs_.erase(std::string(uid)) > 0;
+}
+
+const PodMigrationJob* ClusterModel::migration_job(std::string_view uid) const {
+    auto it = jobs_.find(std::string(uid));
+    return it == jobs_.end() ? nullptr : &it->second;
+}
+
+std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod(std::string_view pod_uid) const {
+    std::vector<const PodMigrationJob*> out;
+    for (const auto& [uid, j] : jobs_)
+        if (j.pod_ref.uid == pod_uid) out.push_back(&j);
+    return out;
+}
+
+std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod_name(std::string_view ns,
+                                                                              std::string_view name) const {
+    std::vector<const PodMigrationJob*> out;
+    for (const auto& [uid, j] : jobs_)
+        if (j.pod_ref.ns == ns && j.pod_ref.name == name) out.push_back(&j);
+    return out;
+}
+
+void ClusterModel::on_reservation(Reservation r) {
+    if (r.uid.empty()) r.uid = "Reservation/" + r.name;
+    std::string uid = r.uid;
+    reservations_[uid] = std::move(r);
+}
+
+bool ClusterModel::delete_reservation(std::string_view uid) {
+    return reservations_.erase(std::string(uid)) > 0;
+}
+
+const Reservation* ClusterModel::reservation(std::string_view uid) const {
+    auto it = reservations_.find(std::string(uid));
+    return it == reservations_.end() ? nullptr : &it->second;
+}
+
+const Reservation* ClusterModel::reservation_by_name(std::string_view name) const {
+    for (const auto& [uid, r] : reservations_)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+std::unique_ptr<ClusterSnapshot> ClusterModel::snapshot(int64_t now_ms) const {
+    return std::make_unique<ClusterSnapshot>(*this, now_ms);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot
+
+ClusterSnapshot::ClusterSnapshot(const ClusterModel& model, int64_t now_ms) : model_(model) {
+    for (const kd_node* n : model.nodes())
+        if (n->ready) ready_nodes_.push_back(n);
+    pods_.reserve(model.pod_index_.size());
+    for (const auto& r : model.pod_slots_)
+        if (r.alive()) pods_.push_back(&r.pod);
+    // Group pods by node in node-name order, pods in insertion order within a node.
+    pods_by_node_.reserve(pods_.size());
+    std::vector<std::pair<std::string_view, const std::vector<uint32_t>*>> groups;
+    groups.reserve(model.pods_by_node_.size());
+    for (const auto& [node, slots] : model.pods_by_node_)
+        if (!node.empty() && !slots.empty()) groups.emplace_back(node, &slots);
+    std::sort(groups.begin(), groups.end());
+    for (const auto& [node, slots] : groups) {
+        std::vector<uint32_t> sorted = *slots;
+        std::sort(sorted.begin(), sorted.end());
+        node_ranges_[node] = {static_cast<uint32_t>(pods_by_node_.size()), static_cast<uint32_t>(sorted.size())};
+        for (uint32_t s : sorted) pods_by_node_.push_back(&model.pod_slots_[s].pod);
+    }
+    snap_ = kd_snapshot{sizeof(kd_snapshot),
+                        now_ms,
+                        ready_nodes_.data(),
+                        ready_nodes_.size(),
+                        ready_nodes_.data(),
+                        ready_nodes_.size(),
+                        pods_.data(),
+                        pods_.size(),
+                        this,
+                        &pods_on_node_cb,
+                        &node_metric_cb,
+                        &find_pod_cb,
+                        &find_node_cb};
+}
+
+kd_pod_ref_list ClusterSnapshot::pods_on_node_cb(const kd_snapshot* s, kd_str node) {
+    const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
+    auto it = self->node_ranges_.find(view(node));
+    if (it == self->node_ranges_.end()) return {nullptr, 0};
+    return {self->pods_by_node_.data() + it->second.first, it->second.second};
+}
+
+const kd_node_metric* ClusterSnapshot::node_metric_cb(const kd_snapshot* s, kd_str node) {
+    return static_cast<const ClusterSnapshot*>(s->host_data)->model_.node_metric(view(node));
+}
+
+const kd_pod* ClusterSnapshot::find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name) {
+    return static_cast<const ClusterSnapshot*>(s->host_data)->model_.pod_by_name(view(ns), view(name));
+}
+
+const kd_node* ClusterSnapshot::find_node_cb(const kd_snapshot* s, kd_str name) {
+    return static_cast<const ClusterSnapshot*>(s->host_data)->model_.node_by_name(view(name));
+}
+
+}  // namespace kd::core

@@ -1,0 +1,217 @@
+// The in-memory cluster: the objects the descheduler needs, kept compactly (interned strings and
+// arrays, the ABI structs stored in place) and fed incrementally — add, update or delete by UID,
+// as a watch delivers them — or in bulk by the snapshot decoders (it is an ObjectSink).
+//
+// Plugins never see the model itself: `snapshot()` builds, per cycle, arrays of pointers into it
+// (no object is copied) wrapped in a kd_snapshot. The model must not change while a snapshot
+// built from it is in use.
+#pragma once
+
+#include "cluster/array_pool.hpp"
+#include "cluster/content_key.hpp"
+#include "cluster/drafts.hpp"
+#include "cluster/migration_objects.hpp"
+#include "cluster/slot_index.hpp"
+#include "cluster/string_pool.hpp"
+
+#include <kdesched/abi.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kd::core {
+
+// A workload controller object (ReplicaSet, Deployment, StatefulSet, ReplicationController, Job,
+// DaemonSet): what workload resolution (spec C.3) needs. Pods are matched by owner UID, not by
+// selector, so neither labels nor selector are kept.
+// Strings point into the model's pools (valid while the model lives).
+struct Workload {
+    std::string_view kind, uid, ns, name;
+    // Its own controller ownerReference (ReplicaSet → Deployment); empty kind when none.
+    std::string_view controller_kind, controller_name, controller_uid;
+    std::optional<int32_t> replicas;
+    int32_t ready_replicas = 0;
+};
+
+struct PodDisruptionBudget {
+    std::string uid, ns, name;
+    std::optional<kd::LabelSelector> selector;
+    std::optional<kd::IntOrString> min_available, max_unavailable;
+    int32_t disruptions_allowed = 0;
+};
+
+struct Namespace {
+    std::string uid, name;
+    std::map<std::string, std::string> labels;
+};
+
+struct Secret {
+    std::string uid, ns, name;
+    std::map<std::string, std::string> data;  // base64 values as stored
+};
+
+class ClusterSnapshot;
+
+class ClusterModel : public ObjectSink {
+public:
+    ClusterModel();
+    ~ClusterModel() override;
+    ClusterModel(const ClusterModel&) = delete;
+    ClusterModel& operator=(const ClusterModel&) = delete;
+
+    // ObjectSink: add or replace by UID (objects without a UID get one derived from kind/ns/name).
+    void on_pod(const PodDraft& d) override;
+    void on_node(const NodeDraft& d) override;
+    void on_node_metric(const NodeMetricDraft& d) override;
+    void on_workload(const WorkloadDraft& d) override;
+    void on_pdb(const PodDisruptionBudgetDraft& d) override;
+    void on_namespace(const NamespaceDraft& d) override;
+    void on_secret(const SecretDraft& d) override;
+    void on_migration_job(PodMigrationJob job) override;
+    void on_reservation(Reservation r) override;
+
+    // Deletes by UID; false when unknown.
+    bool delete_pod(std::string_view uid);
+    bool delete_node(std::string_view uid);
+    bool delete_node_metric(std::string_view node_name);
+    // Sets every NodeMetric's status.updateTime (the simulated koordlet reporting).
+    void touch_node_metrics(int64_t update_ms);
+    bool delete_workload(std::string_view uid);
+    bool delete_migration_job(std::string_view uid);
+    bool delete_reservation(std::string_view uid);
+
+    // Lookups.
+    const kd_pod* pod_by_uid(std::string_view uid) const;
+    const kd_pod* pod_by_name(std::string_view ns, std::string_view name) const;
+    const kd_node* node_by_name(std::string_view name) const;
+    const kd_node_metric* node_metric(std::string_view node_name) const;
+    std::vector<const kd_pod*> pods_on_node(std::string_view node_name) const;
+    std::vector<const kd_pod*> pods_by_owner(std::string_view owner_uid) const;
+    const Workload* workload_by_uid(std::string_view uid) const;
+    const Workload* workload_by_name(std::string_view kind, std::string_view ns, std::string_view name) const;
+    const PodMigrationJob* migration_job(std::string_view uid) const;
+    std::vector<const PodMigrationJob*> migration_jobs_for_pod(std::string_view pod_uid) const;
+    std::vector<const PodMigrationJob*> migration_jobs_for_pod_name(std::string_view ns, std::string_view name) const;
+    const Reservation* reservation(std::string_view uid) const;
+    const Reservation* reservation_by_name(std::string_view name) const;
+    const Secret* secret(std::string_view ns, std::string_view name) const;
+
+    // Iteration (stable order: by insertion).
+    std::vector<const kd_pod*> pods() const;
+    std::vector<const kd_node*> nodes() const;
+    const std::map<std::string, PodMigrationJob>& migration_jobs() const { return jobs_; }
+    const std::map<std::string, Reservation>& reservations() const { return reservations_; }
+    const std::map<std::string_view, Workload>& workloads() const { return workloads_; }
+    const std::map<std::string, PodDisruptionBudget>& pdbs() const { return pdbs_; }
+    const std::map<std::string, Namespace>& namespaces() const { return namespaces_; }
+
+    size_t pod_count() const { return pod_index_.size(); }
+    size_t node_count() const { return node_by_name_.size(); }
+
+    // The per-cycle view plugins get. `now_ms` is the cycle's clock.
+    std::unique_ptr<ClusterSnapshot> snapshot(int64_t now_ms) const;
+
+    // Bytes held by interned strings and arrays (for the memory benchmark).
+    size_t interned_bytes() const { return strings_.bytes(); }
+
+private:
+    struct PodRecord;
+    struct NodeRecord;
+    struct MetricRecord;
+
+    kd_str intern(std::string_view s) { return strings_.intern(s); }
+    kd_key_value_list intern_kvs(const std::vector<KeyValueDraft>& kvs);
+    kd_resource_list intern_resources(const std::vector<std::pair<std::string_view, int64_t>>& rs);
+    const kd_pod_spec* pod_spec(const PodDraft& d);
+    const kd_pod_spec* intern_pod_spec(const PodDraft& d, std::string_view scheduler,
+                                       const std::vector<std::pair<std::string_view, int64_t>>& requests);
+    kd_key_value_list cached_kvs(const std::vector<KeyValueDraft>& kvs);
+    const kd_pod_condition* intern_conditions(const PodDraft& d, size_t& count);
+    void remove_pod_slot(uint32_t slot);
+    void retire_metric_names(const MetricRecord& rec);
+    void compact_unique_text_if_mostly_garbage();
+    size_t pod_uid_hash(uint32_t slot) const;
+    uint32_t pod_slot_count() const;
+    size_t pod_name_hash(uint32_t slot) const;
+
+    StringPool strings_;
+    TextArena unique_text_;  // pod UIDs and names (pods' and NodeMetric entries'): unique, never interned
+    size_t dead_unique_bytes_ = 0;
+    ArrayPool<kd_key_value> kv_pool_;
+    ArrayPool<kd_resource> resource_pool_;
+    ArrayPool<kd_owner_reference> owner_pool_;
+    ArrayPool<kd_toleration> toleration_pool_;
+    ArrayPool<kd_pod_condition> condition_pool_;
+    ArrayPool<kd_taint> taint_pool_;
+    ArrayPool<kd_str> str_pool_;
+    ArrayPool<kd_selector_requirement> requirement_pool_;
+    ArrayPool<kd_node_selector_term> term_pool_;
+    ArrayPool<kd_pod_spec> spec_pool_;
+    // Content digests of what was interned already: most pods repeat a template, an annotation
+    // set and a condition list seen before, and this skips interning each of their strings.
+    std::unordered_map<ContentKey, const kd_pod_spec*, ContentKeyHash> spec_cache_;
+    std::unordered_map<ContentKey, kd_key_value_list, ContentKeyHash> kv_cache_;
+    std::unordered_map<ContentKey, std::pair<const kd_pod_condition*, size_t>, ContentKeyHash> condition_cache_;
+    // Reused between objects so that adding one allocates nothing in the common case.
+    struct Scratch {
+        std::vector<kd_key_value> kvs;
+        std::vector<kd_resource> resources;
+        std::vector<kd_owner_reference> owners;
+        std::vector<kd_node_selector_term> terms;
+        std::vector<kd_str> strs;
+        std::vector<kd_toleration> tolerations;
+        std::vector<kd_pod_condition> conditions;
+    } scratch_;
+
+    std::deque<PodRecord> pod_slots_;
+    std::vector<uint32_t> free_pod_slots_;
+    SlotIndex pod_index_;       // by UID
+    SlotIndex pod_name_index_;  // by namespace/name
+    // Keys are interned strings, hashed by address (look up through strings_.find()).
+    std::unordered_map<std::string_view, std::vector<uint32_t>, InternedHash, InternedEqual> pods_by_node_;
+    std::unordered_map<std::string_view, std::vector<uint32_t>, InternedHash, InternedEqual> pods_by_owner_;
+
+    std::deque<NodeRecord> node_slots_;
+    std::vector<uint32_t> free_node_slots_;
+    std::unordered_map<std::string_view, uint32_t> node_by_name_;  // key: interned name
+    std::unordered_map<std::string, uint32_t> node_by_uid_;
+
+    std::unordered_map<std::string, std::unique_ptr<MetricRecord>> metrics_;  // by node name
+
+    std::map<std::string_view, Workload> workloads_;  // by UID
+    TextArena workload_text_;                         // workload UIDs and names (few deletions: not compacted)
+    std::map<std::string, PodDisruptionBudget> pdbs_;
+    std::map<std::string, Namespace> namespaces_;
+    std::map<std::string, Secret> secrets_;
+    std::map<std::string, PodMigrationJob> jobs_;  // by UID
+    std::map<std::string, Reservation> reservations_;
+
+    friend class ClusterSnapshot;
+};
+
+// One cycle's kd_snapshot over a model: pointer arrays and lookup tables, no object copies.
+class ClusterSnapshot {
+public:
+    ClusterSnapshot(const ClusterModel& model, int64_t now_ms);
+    const kd_snapshot& raw() const { return snap_; }
+
+private:
+    static kd_pod_ref_list pods_on_node_cb(const kd_snapshot* s, kd_str node);
+    static const kd_node_metric* node_metric_cb(const kd_snapshot* s, kd_str node);
+    static const kd_pod* find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name);
+    static const kd_node* find_node_cb(const kd_snapshot* s, kd_str name);
+
+    const ClusterModel& model_;
+    std::vector<const kd_node*> ready_nodes_;
+    std::vector<const kd_pod*> pods_;
+    std::vector<const kd_pod*> pods_by_node_;                                          // grouped by node
+    std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> node_ranges_;  // offset, count
+    kd_snapshot snap_{};
+};
+
+}  // namespace kd::core

@@ -1,0 +1,54 @@
+// clear() of the drafts declared in cluster/drafts.hpp. The decoders reuse one draft per kind, so
+// clear() empties the vectors but keeps their capacity (only nested vectors are freed).
+#include "cluster/drafts.hpp"
+
+namespace kd::core {
+
+void PodDraft::clear() {
+    meta.clear();
+    node_name = scheduler_name = priority_class_name = phase = qos_class = {};
+    priority.reset();
+    containers.clear();
+    init_containers.clear();
+    overhead.clear();
+    node_selector.clear();
+    has_required_affinity = false;
+    affinity_terms.clear();
+    tolerations.clear();
+    local_storage = pvc = ephemeral_volume = false;
+    conditions.clear();
+}
+
+void NodeDraft::clear() {
+    meta.clear();
+    unschedulable = false;
+    taints.clear();
+    allocatable.clear();
+    ready_status.reset();
+}
+
+void NodeMetricDraft::clear() {
+    meta.clear();
+    update_ms = 0;
+    has_node_metric = false;
+    system_usage.clear();
+    pods.clear();
+}
+
+void WorkloadDraft::clear() {
+    kind = {};
+    meta.clear();
+    replicas.reset();
+    selector.reset();
+    ready_replicas = 0;
+}
+
+void PodDisruptionBudgetDraft::clear() {
+    meta.clear();
+    selector.reset();
+    min_available.reset();
+    max_unavailable.reset();
+    disruptions_allowed = 0;
+}
+
+}  // namespace kd::core

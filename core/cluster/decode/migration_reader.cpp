@@ -1,0 +1,385 @@
+#include "cluster/decode/migration_reader.hpp"
+
+#include "cluster/pod_derivations.hpp"
+
+#include "cluster/decode/field_problem.hpp"
+#include "cluster/decode/rfc3339.hpp"
+
+#include <kdesched/quantity.hpp>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <charconv>
+#include <deque>
+#include <string_view>
+
+namespace kd::core::decode {
+
+namespace {
+
+using rapidjson::Value;
+
+std::string field(const std::string& base, std::string_view name) {
+    return kd::field_path(base, name);
+}
+
+[[noreturn]] void problem(const std::string& path, std::string message, std::string hint = "") {
+    throw FieldProblemError(FieldProblem{path, std::move(message), std::move(hint)});
+}
+
+[[noreturn]] void wrong_type(const std::string& path, const char* want, const Value& got) {
+    problem(path, std::string("must be ") + want + ", got " + kd::detail::json_type_name(got));
+}
+
+// A member that is present and not null.
+const Value* member(const Value& obj, const char* key) {
+    auto it = obj.FindMember(key);
+    if (it == obj.MemberEnd() || it->value.IsNull()) return nullptr;
+    return &it->value;
+}
+
+const Value* object(const Value& obj, const char* key, const std::string& base) {
+    const Value* v = member(obj, key);
+    if (v && !v->IsObject()) wrong_type(field(base, key), "an object", *v);
+    return v;
+}
+
+const Value* array(const Value& obj, const char* key, const std::string& base) {
+    const Value* v = member(obj, key);
+    if (v && !v->IsArray()) wrong_type(field(base, key), "a list", *v);
+    return v;
+}
+
+std::string string(const Value& obj, const char* key, const std::string& base) {
+    const Value* v = member(obj, key);
+    if (!v) return "";
+    if (!v->IsString()) wrong_type(field(base, key), "a string", *v);
+    return std::string(v->GetString(), v->GetStringLength());
+}
+
+bool boolean(const Value& obj, const char* key, const std::string& base, bool dflt) {
+    const Value* v = member(obj, key);
+    if (!v) return dflt;
+    if (!v->IsBool()) wrong_type(field(base, key), "true or false", *v);
+    return v->GetBool();
+}
+
+int64_t timestamp(const Value& obj, const char* key, const std::string& base) {
+    std::string text = string(obj, key, base);
+    if (text.empty()) return 0;
+    auto ms = parse_rfc3339_ms(text);
+    if (!ms)
+        problem(field(base, key), "invalid timestamp \"" + text + "\"", "use RFC 3339, e.g. \"2024-05-01T12:00:00Z\"");
+    return *ms;
+}
+
+std::optional<kd::Duration> duration(const Value& obj, const char* key, const std::string& base) {
+    const Value* v = member(obj, key);
+    if (!v) return std::nullopt;
+    if (!v->IsString()) wrong_type(field(base, key), "a duration string", *v);
+    auto d = kd::parse_duration(std::string_view(v->GetString(), v->GetStringLength()));
+    if (!d)
+        problem(field(base, key), "invalid duration \"" + std::string(v->GetString()) + "\"",
+                "use e.g. \"5m\" or \"24h\"");
+    return d;
+}
+
+std::map<std::string, std::string> string_map(const Value& obj, const char* key, const std::string& base) {
+    std::map<std::string, std::string> out;
+    const Value* m = object(obj, key, base);
+    if (!m) return out;
+    for (auto it = m->MemberBegin(); it != m->MemberEnd(); ++it) {
+        std::string k(it->name.GetString(), it->name.GetStringLength());
+        if (it->value.IsNull()) {
+            out[k];
+            continue;
+        }
+        if (!it->value.IsString()) wrong_type(field(field(base, key), k), "a string", it->value);
+        out[k].assign(it->value.GetString(), it->value.GetStringLength());
+    }
+    return out;
+}
+
+std::string to_json(const Value& v) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buf);
+    v.Accept(writer);
+    return std::string(buf.GetString(), buf.GetSize());
+}
+
+ObjectReference object_reference(const Value& v, const std::string& path) {
+    if (!v.IsObject()) wrong_type(path, "an object", v);
+    ObjectReference r;
+    r.api_version = string(v, "apiVersion", path);
+    r.kind = string(v, "kind", path);
+    r.ns = string(v, "namespace", path);
+    r.name = string(v, "name", path);
+    r.uid = string(v, "uid", path);
+    r.resource_version = string(v, "resourceVersion", path);
+    r.field_path = string(v, "fieldPath", path);
+    return r;
+}
+
+std::optional<ObjectReference> optional_reference(const Value& obj, const char* key, const std::string& base) {
+    const Value* v = member(obj, key);
+    if (!v) return std::nullopt;
+    return object_reference(*v, field(base, key));
+}
+
+std::vector<Condition> conditions(const Value& obj, const char* key, const std::string& base) {
+    std::vector<Condition> out;
+    const Value* list = array(obj, key, base);
+    if (!list) return out;
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+        std::string p = kd::index_path(field(base, key), i);
+        const Value& c = (*list)[i];
+        if (!c.IsObject()) wrong_type(p, "an object", c);
+        Condition cond;
+        cond.type = string(c, "type", p);
+        cond.status = string(c, "status", p);
+        cond.reason = string(c, "reason", p);
+        cond.message = string(c, "message", p);
+        cond.last_probe_ms = timestamp(c, "lastProbeTime", p);
+        cond.last_transition_ms = timestamp(c, "lastTransitionTime", p);
+        out.push_back(std::move(cond));
+    }
+    return out;
+}
+
+int64_t quantity(const Value& v, const std::string& path) {
+    std::optional<int64_t> milli;
+    std::string text;
+    if (v.IsString()) {
+        text.assign(v.GetString(), v.GetStringLength());
+    } else if (v.IsInt64()) {
+        text = std::to_string(v.GetInt64());
+    } else if (v.IsNumber()) {
+        char buf[64];
+        auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v.GetDouble());
+        if (ec == std::errc()) text.assign(buf, end);
+    } else {
+        wrong_type(path, "a quantity", v);
+    }
+    milli = kd::parse_quantity_milli(text);
+    if (!milli) problem(path, "invalid quantity \"" + text + "\"", quantity_hint());
+    return *milli;
+}
+
+using Resources = std::vector<std::pair<std::string, int64_t>>;
+
+Resources resource_list(const Value& obj, const char* key, const std::string& base) {
+    Resources out;
+    const Value* m = object(obj, key, base);
+    if (!m) return out;
+    for (auto it = m->MemberBegin(); it != m->MemberEnd(); ++it) {
+        std::string name(it->name.GetString(), it->name.GetStringLength());
+        if (it->value.IsNull()) continue;
+        out.emplace_back(name, quantity(it->value, field(field(base, key), name)));
+    }
+    return out;
+}
+
+// A template's effective requests, computed by the model's one implementation of Kubernetes'
+// PodRequests (pod_derivations.hpp) from a draft of its containers.
+Resources effective_requests(const Value& spec, const std::string& base) {
+    PodDraft draft;
+    std::deque<std::string> names;  // the draft's views point here
+    auto read = [&](const char* key, std::vector<PodDraft::Container>& out) {
+        const Value* cs = array(spec, key, base);
+        if (!cs) return;
+        for (rapidjson::SizeType i = 0; i < cs->Size(); ++i) {
+            std::string p = kd::index_path(field(base, key), i);
+            const Value& c = (*cs)[i];
+            if (!c.IsObject()) wrong_type(p, "an object", c);
+            PodDraft::Container& container = out.emplace_back();
+            container.restart_always = string(c, "restartPolicy", p) == "Always";
+            if (const Value* res = object(c, "resources", p))
+                for (auto& [n, v] : resource_list(*res, "requests", field(p, "resources")))
+                    container.requests.emplace_back(names.emplace_back(n), v);
+        }
+    };
+    read("containers", draft.containers);
+    read("initContainers", draft.init_containers);
+    for (auto& [n, v] : resource_list(spec, "overhead", base)) draft.overhead.emplace_back(names.emplace_back(n), v);
+    Resources out;
+    for (const auto& [n, v] : kd::core::effective_requests(draft)) out.emplace_back(std::string(n), v);
+    return out;
+}
+
+std::vector<PodTemplate::Requirement> requirements(const Value& term, const char* key, const std::string& base) {
+    std::vector<PodTemplate::Requirement> out;
+    const Value* list = array(term, key, base);
+    if (!list) return out;
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+        std::string p = kd::index_path(field(base, key), i);
+        const Value& r = (*list)[i];
+        if (!r.IsObject()) wrong_type(p, "an object", r);
+        PodTemplate::Requirement req;
+        req.key = string(r, "key", p);
+        req.op = string(r, "operator", p);
+        if (const Value* values = array(r, "values", p)) {
+            for (rapidjson::SizeType j = 0; j < values->Size(); ++j) {
+                const Value& v = (*values)[j];
+                if (!v.IsString()) wrong_type(kd::index_path(field(p, "values"), j), "a string", v);
+                req.values.emplace_back(v.GetString(), v.GetStringLength());
+            }
+        }
+        out.push_back(std::move(req));
+    }
+    return out;
+}
+
+kd::LabelSelector label_selector(const Value& v, const std::string& path) {
+    kd::Errors errs;
+    kd::LabelSelector sel;
+    kd::decode_value(v, sel, path, errs);
+    if (errs.empty()) sel.validate(errs, path);
+    if (!errs.empty()) problem(errs.items()[0].path, errs.items()[0].message);
+    return sel;
+}
+
+}  // namespace
+
+PodTemplate read_pod_template(const Value& tpl, const Value& json_of, const std::string& path) {
+    if (!tpl.IsObject()) wrong_type(path, "an object", tpl);
+    PodTemplate out;
+    out.json = to_json(json_of);
+    if (const Value* meta = object(tpl, "metadata", path))
+        out.labels = string_map(*meta, "labels", field(path, "metadata"));
+    const Value* spec = object(tpl, "spec", path);
+    if (!spec) return out;
+    std::string sp = field(path, "spec");
+    out.scheduler_name = string(*spec, "schedulerName", sp);
+    out.node_selector = string_map(*spec, "nodeSelector", sp);
+    out.requests = effective_requests(*spec, sp);
+    if (const Value* affinity = object(*spec, "affinity", sp)) {
+        std::string ap = field(sp, "affinity");
+        if (const Value* na = object(*affinity, "nodeAffinity", ap)) {
+            std::string np = field(ap, "nodeAffinity");
+            if (const Value* req = object(*na, "requiredDuringSchedulingIgnoredDuringExecution", np)) {
+                out.has_required_affinity = true;
+                std::string rp = field(np, "requiredDuringSchedulingIgnoredDuringExecution");
+                if (const Value* terms = array(*req, "nodeSelectorTerms", rp)) {
+                    for (rapidjson::SizeType i = 0; i < terms->Size(); ++i) {
+                        std::string tp = kd::index_path(field(rp, "nodeSelectorTerms"), i);
+                        const Value& t = (*terms)[i];
+                        if (!t.IsObject()) wrong_type(tp, "an object", t);
+                        PodTemplate::Term term;
+                        term.expressions = requirements(t, "matchExpressions", tp);
+                        term.fields = requirements(t, "matchFields", tp);
+                        out.affinity_terms.push_back(std::move(term));
+                    }
+                }
+            }
+        }
+    }
+    if (const Value* tols = array(*spec, "tolerations", sp)) {
+        for (rapidjson::SizeType i = 0; i < tols->Size(); ++i) {
+            std::string tp = kd::index_path(field(sp, "tolerations"), i);
+            const Value& t = (*tols)[i];
+            if (!t.IsObject()) wrong_type(tp, "an object", t);
+            out.tolerations.push_back(PodTemplate::Toleration{string(t, "key", tp), string(t, "operator", tp),
+                                                              string(t, "value", tp), string(t, "effect", tp)});
+        }
+    }
+    return out;
+}
+
+PodMigrationJob read_migration_job(const Value& obj) {
+    PodMigrationJob job;
+    if (const Value* meta = object(obj, "metadata", "")) {
+        job.uid = string(*meta, "uid", "metadata");
+        job.name = string(*meta, "name", "metadata");
+        job.resource_version = string(*meta, "resourceVersion", "metadata");
+        job.creation_ms = timestamp(*meta, "creationTimestamp", "metadata");
+        job.labels = string_map(*meta, "labels", "metadata");
+        job.annotations = string_map(*meta, "annotations", "metadata");
+    }
+    if (const Value* spec = object(obj, "spec", "")) {
+        job.paused = boolean(*spec, "paused", "spec", false);
+        job.ttl = duration(*spec, "ttl", "spec");
+        job.mode = string(*spec, "mode", "spec");
+        if (const Value* ref = member(*spec, "podRef")) job.pod_ref = object_reference(*ref, "spec.podRef");
+        if (const Value* opts = object(*spec, "reservationOptions", "spec")) {
+            job.reservation_ref = optional_reference(*opts, "reservationRef", "spec.reservationOptions");
+            // The template is a ReservationTemplateSpec: kept whole as JSON (it is what a
+            // Reservation is created from), read for the pod template inside it.
+            if (const Value* tpl = object(*opts, "template", "spec.reservationOptions")) {
+                static const Value kEmpty(rapidjson::kObjectType);
+                const Value* rspec = object(*tpl, "spec", "spec.reservationOptions.template");
+                const Value* pod =
+                    rspec ? object(*rspec, "template", "spec.reservationOptions.template.spec") : nullptr;
+                job.reservation_template =
+                    read_pod_template(pod ? *pod : kEmpty, *tpl, "spec.reservationOptions.template.spec.template");
+            }
+        }
+        if (const Value* del = object(*spec, "deleteOptions", "spec")) job.delete_options_json = to_json(*del);
+    }
+    if (const Value* status = object(obj, "status", "")) {
+        job.phase = string(*status, "phase", "status");
+        job.status = string(*status, "status", "status");
+        job.reason = string(*status, "reason", "status");
+        job.message = string(*status, "message", "status");
+        job.node_name = string(*status, "nodeName", "status");
+        job.conditions = conditions(*status, "conditions", "status");
+        job.status_pod_ref = optional_reference(*status, "podRef", "status");
+    }
+    return job;
+}
+
+Reservation read_reservation(const Value& obj) {
+    Reservation r;
+    if (const Value* meta = object(obj, "metadata", "")) {
+        r.uid = string(*meta, "uid", "metadata");
+        r.name = string(*meta, "name", "metadata");
+        r.resource_version = string(*meta, "resourceVersion", "metadata");
+        r.creation_ms = timestamp(*meta, "creationTimestamp", "metadata");
+        r.labels = string_map(*meta, "labels", "metadata");
+        r.annotations = string_map(*meta, "annotations", "metadata");
+    }
+    if (const Value* spec = object(obj, "spec", "")) {
+        if (const Value* tpl = object(*spec, "template", "spec"))
+            r.template_ = read_pod_template(*tpl, *tpl, "spec.template");
+        if (const Value* owners = array(*spec, "owners", "spec")) {
+            for (rapidjson::SizeType i = 0; i < owners->Size(); ++i) {
+                std::string p = kd::index_path("spec.owners", i);
+                const Value& o = (*owners)[i];
+                if (!o.IsObject()) wrong_type(p, "an object", o);
+                ReservationOwner owner;
+                owner.object = optional_reference(o, "object", p);
+                if (const Value* c = object(o, "controller", p)) {
+                    std::string cp = field(p, "controller");
+                    ReservationOwner::Controller ctl;
+                    ctl.api_version = string(*c, "apiVersion", cp);
+                    ctl.kind = string(*c, "kind", cp);
+                    ctl.name = string(*c, "name", cp);
+                    ctl.uid = string(*c, "uid", cp);
+                    ctl.ns = string(*c, "namespace", cp);
+                    ctl.controller = boolean(*c, "controller", cp, false);
+                    owner.controller = std::move(ctl);
+                }
+                if (const Value* sel = object(o, "labelSelector", p))
+                    owner.label_selector = label_selector(*sel, field(p, "labelSelector"));
+                r.owners.push_back(std::move(owner));
+            }
+        }
+        r.ttl = duration(*spec, "ttl", "spec");
+        r.expires_ms = timestamp(*spec, "expires", "spec");
+        r.allocate_once = boolean(*spec, "allocateOnce", "spec", true);
+        r.unschedulable = boolean(*spec, "unschedulable", "spec", false);
+    }
+    if (const Value* status = object(obj, "status", "")) {
+        r.phase = string(*status, "phase", "status");
+        r.node_name = string(*status, "nodeName", "status");
+        r.conditions = conditions(*status, "conditions", "status");
+        if (const Value* owners = array(*status, "currentOwners", "status")) {
+            for (rapidjson::SizeType i = 0; i < owners->Size(); ++i)
+                r.current_owners.push_back(object_reference((*owners)[i], kd::index_path("status.currentOwners", i)));
+        }
+    }
+    return r;
+}
+
+}  // namespace kd::core::decode

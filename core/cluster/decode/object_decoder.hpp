@@ -1,0 +1,120 @@
+// The SAX handler that turns the events of one object of a drafted kind (Pod, Node, NodeMetric,
+// the six workload kinds, PodDisruptionBudget, Namespace, Secret) into its draft.
+//
+// It keeps a stack of frames, one per open object or list it cares about; each frame has a
+// context (metadata, spec.containers[i].resources.requests, …) in which keys are matched, and
+// every subtree of no interest is skipped by counting depth, without looking at it. The same
+// events come from the in-situ JSON reader or, replayed, from a DOM (YAML, or JSON objects whose
+// kind came after their fields), so there is one decoding logic for every input.
+//
+// A problem does not stop the events: the first one is kept and the rest of the object is still
+// read, so the message can name the object (metadata.name often follows the bad field).
+#pragma once
+
+#include "cluster/decode/field_problem.hpp"
+#include "cluster/decode/kinds.hpp"
+#include "cluster/drafts.hpp"
+
+#include <rapidjson/rapidjson.h>
+#include <rapidjson/stream.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace kd::core::decode {
+
+class ObjectDecoder {
+public:
+    using SizeType = rapidjson::SizeType;
+
+    // Starts an object; the events from its StartObject to its EndObject follow. `api_version`
+    // may be empty (and then come with the events). `stream` (optional) is the reader's, so that
+    // a problem can say where in the text it is; `base` is the stream's offset in the file.
+    void begin(Kind kind, std::string_view kind_name, std::string_view api_version,
+               const rapidjson::InsituStringStream* stream = nullptr, size_t base = 0);
+    bool finished() const { return finished_; }
+    const std::optional<FieldProblem>& problem() const { return problem_; }
+    Kind kind() const { return kind_; }
+    std::string_view kind_name() const { return kind_name_; }
+    std::string_view api_version() const { return api_version_; }
+    const ObjectMetaDraft& meta() const { return *meta_; }
+    // Hands the finished draft to the sink.
+    void deliver(ObjectSink& sink) const;
+
+    bool Null();
+    bool Bool(bool b);
+    bool Int(int i) { return integer(i); }
+    bool Uint(unsigned u) { return integer(u); }
+    bool Int64(int64_t i) { return integer(i); }
+    bool Uint64(uint64_t u);
+    bool Double(double d);
+    bool RawNumber(const char* s, SizeType n, bool copy);
+    bool String(const char* s, SizeType n, bool copy);
+    bool StartObject();
+    bool Key(const char* s, SizeType n, bool copy);
+    bool EndObject(SizeType);
+    bool StartArray();
+    bool EndArray(SizeType);
+
+    // What a value is: the context of an object or list, or the field a scalar goes to.
+    enum class Slot : unsigned char;
+
+private:
+    enum class Workload : unsigned char { other, job, daemon_set, replication_controller };
+    struct Frame {
+        Slot ctx;
+        Slot elem;  // for lists: the slot of every element
+        bool list;
+        uint32_t count;        // lists: elements seen so far
+        std::string_view key;  // objects: the current key
+    };
+
+    Slot take_slot();
+    Slot key_slot(Slot ctx, std::string_view key) const;
+    void push(Slot ctx, Slot elem = Slot{}, bool list = false);
+    bool start_object(Slot slot);
+    bool start_array(Slot slot);
+    bool string_value(Slot slot, std::string_view v);
+    bool integer(int64_t v);
+    bool number_text(std::string_view text, bool integral, int64_t int_value);
+    bool set_int32(Slot slot, int64_t v);
+    void quantity(std::string_view key, std::string_view text);
+    // Records the first problem at the current path and skips the offending value.
+    bool wrong_type(Slot slot, const char* got, bool container = false);
+    void fail(std::string message, std::string hint = "");
+    std::string current_path() const;
+
+    Kind kind_ = Kind::other;
+    Workload workload_ = Workload::other;
+    std::string_view kind_name_, api_version_;
+    const rapidjson::InsituStringStream* stream_ = nullptr;
+    size_t base_ = 0;
+    bool finished_ = false;
+    std::optional<FieldProblem> problem_;
+
+    std::vector<Frame> stack_;
+    Slot next_{};         // the slot of the value after the last key
+    uint32_t skip_ = 0;   // depth inside a skipped subtree (0 = not skipping)
+    size_t literal_ = 0;  // length of the true/false a problem is about, to point at its start
+
+    // Where values go in the current object.
+    ObjectMetaDraft* meta_ = nullptr;
+    std::vector<KeyValueDraft>* kv_ = nullptr;  // the string map being read
+    ResourceDraft* res_ = nullptr;              // the resource list being read
+    std::vector<PodDraft::Container>* containers_ = nullptr;
+    std::vector<SelectorRequirementDraft>* reqs_ = nullptr;
+    std::optional<kd::LabelSelector>* selector_ = nullptr;
+    std::string_view cond_type_, cond_status_;  // node conditions: type and status come in any order
+
+    PodDraft pod_;
+    NodeDraft node_;
+    NodeMetricDraft metric_;
+    WorkloadDraft workload_draft_;
+    PodDisruptionBudgetDraft pdb_;
+    NamespaceDraft namespace_;
+    SecretDraft secret_;
+};
+
+}  // namespace kd::core::decode

@@ -1,0 +1,156 @@
+// What the snapshot decoders produce, one object at a time, before the model interns it.
+//
+// Drafts of the high-volume kinds (Pod, Node, NodeMetric, workloads) hold string_views into the
+// decoder's buffer and vectors that keep their capacity between objects, so decoding allocates
+// almost nothing per object. They are valid only during the ObjectSink call that receives them.
+// The rare kinds the controllers write (PodMigrationJob, Reservation) are owned objects.
+#pragma once
+
+#include "cluster/migration_objects.hpp"
+
+#include <kdesched/label_selector.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kd::core {
+
+using KeyValueDraft = std::pair<std::string_view, std::string_view>;
+
+// A resource list as read: name and exact milli-value.
+using ResourceDraft = std::vector<std::pair<std::string_view, int64_t>>;
+
+struct ObjectMetaDraft {
+    std::string_view uid, ns, name;
+    int64_t creation_ms = 0;  // 0 = absent
+    bool deleting = false;    // deletionTimestamp present
+    std::vector<KeyValueDraft> labels, annotations;
+    struct Owner {
+        std::string_view api_version, kind, name, uid;
+        bool controller = false;
+    };
+    std::vector<Owner> owners;
+    void clear() {
+        uid = ns = name = {};
+        creation_ms = 0;
+        deleting = false;
+        labels.clear();
+        annotations.clear();
+        owners.clear();
+    }
+};
+
+struct SelectorRequirementDraft {
+    std::string_view key, op;
+    std::vector<std::string_view> values;
+};
+
+struct NodeSelectorTermDraft {
+    std::vector<SelectorRequirementDraft> expressions, fields;
+};
+
+struct PodDraft {
+    ObjectMetaDraft meta;
+    std::string_view node_name, scheduler_name, priority_class_name, phase, qos_class;
+    std::optional<int32_t> priority;
+    // Per container: requests and limits; the model derives effective requests and QoS.
+    struct Container {
+        ResourceDraft requests, limits;
+        // restartPolicy: Always on an init container: a sidecar, whose requests add to the pod's
+        // for as long as it runs (Kubernetes resourcehelper.PodRequests) instead of only
+        // counting while the init containers run.
+        bool restart_always = false;
+    };
+    std::vector<Container> containers, init_containers;
+    ResourceDraft overhead;
+    std::vector<KeyValueDraft> node_selector;
+    bool has_required_affinity = false;
+    std::vector<NodeSelectorTermDraft> affinity_terms;
+    struct Toleration {
+        std::string_view key, op, value, effect;
+    };
+    std::vector<Toleration> tolerations;
+    bool local_storage = false, pvc = false, ephemeral_volume = false;
+    struct Condition {
+        std::string_view type, status, reason, message;
+    };
+    std::vector<Condition> conditions;
+    void clear();
+};
+
+struct NodeDraft {
+    ObjectMetaDraft meta;
+    bool unschedulable = false;
+    struct Taint {
+        std::string_view key, value, effect;
+    };
+    std::vector<Taint> taints;
+    ResourceDraft allocatable;
+    std::optional<std::string_view> ready_status;  // status of condition Ready, if present
+    void clear();
+};
+
+struct NodeMetricDraft {
+    ObjectMetaDraft meta;   // name = node name
+    int64_t update_ms = 0;  // status.updateTime; 0 = absent
+    bool has_node_metric = false;
+    ResourceDraft system_usage;
+    struct PodUsage {
+        std::string_view ns, name;
+        ResourceDraft usage;
+    };
+    std::vector<PodUsage> pods;
+    void clear();
+};
+
+// ReplicaSet, Deployment, StatefulSet, ReplicationController, Job, DaemonSet.
+struct WorkloadDraft {
+    std::string_view kind;
+    ObjectMetaDraft meta;
+    std::optional<int32_t> replicas;  // spec.replicas (Job: spec.parallelism)
+    std::optional<kd::LabelSelector> selector;
+    int32_t ready_replicas = 0;  // status.readyReplicas (Job: status.ready)
+    void clear();
+};
+
+struct PodDisruptionBudgetDraft {
+    ObjectMetaDraft meta;
+    std::optional<kd::LabelSelector> selector;
+    std::optional<kd::IntOrString> min_available, max_unavailable;
+    int32_t disruptions_allowed = 0;
+    void clear();
+};
+
+struct NamespaceDraft {
+    ObjectMetaDraft meta;
+    void clear() { meta.clear(); }
+};
+
+struct SecretDraft {
+    ObjectMetaDraft meta;
+    std::vector<KeyValueDraft> data;  // values base64 as in the object
+    void clear() {
+        meta.clear();
+        data.clear();
+    }
+};
+
+// Receives decoded objects in file order. A sink may throw kd::core::Error to stop the load.
+class ObjectSink {
+public:
+    virtual ~ObjectSink() = default;
+    virtual void on_pod(const PodDraft&) = 0;
+    virtual void on_node(const NodeDraft&) = 0;
+    virtual void on_node_metric(const NodeMetricDraft&) = 0;
+    virtual void on_workload(const WorkloadDraft&) = 0;
+    virtual void on_pdb(const PodDisruptionBudgetDraft&) = 0;
+    virtual void on_namespace(const NamespaceDraft&) = 0;
+    virtual void on_secret(const SecretDraft&) = 0;
+    virtual void on_migration_job(PodMigrationJob) = 0;
+    virtual void on_reservation(Reservation) = 0;
+};
+
+}  // namespace kd::core

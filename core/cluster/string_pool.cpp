@@ -1,0 +1,58 @@
+#include "cluster/string_pool.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kd::core {
+
+namespace {
+constexpr size_t kChunk = 1 << 20;
+}
+
+std::string_view TextArena::copy(std::string_view s) {
+    if (s.empty()) return {};
+    if (s.size() > left_) {
+        size_t size = std::max(kChunk, s.size());
+        chunks_.push_back(std::make_unique<char[]>(size));
+        next_ = chunks_.back().get();
+        left_ = size;
+    }
+    std::memcpy(next_, s.data(), s.size());
+    std::string_view out(next_, s.size());
+    next_ += s.size();
+    left_ -= s.size();
+    used_ += s.size();
+    return out;
+}
+
+void TextArena::clear() {
+    chunks_.clear();
+    left_ = 0;
+    next_ = nullptr;
+    used_ = 0;
+}
+
+kd_str StringPool::intern(std::string_view s) {
+    if (s.empty()) return kd_str{nullptr, 0};
+    uint64_t h = fast_hash(s.data(), s.size());
+    std::string_view& recent = recent_[h >> 56];
+    if (recent == s) return kd_str{recent.data(), recent.size()};
+    std::string_view found = set_.find(s, h);
+    if (found.data() == nullptr) {
+        found = arena_.copy(s);
+        set_.insert(found, h);
+    }
+    recent = found;
+    return kd_str{found.data(), found.size()};
+}
+
+}  // namespace kd::core
+
+namespace kd::core {
+
+std::string_view StringPool::find(std::string_view s) const {
+    if (s.empty()) return {};
+    return set_.find(s, fast_hash(s.data(), s.size()));
+}
+
+}  // namespace kd::core

@@ -1,0 +1,150 @@
+#include "simulator/cluster_actors.hpp"
+
+#include "simulator/pod_copy.hpp"
+
+#include <kdesched/node_fit.hpp>
+#include <kdesched/view.hpp>
+
+#include <limits>
+#include <map>
+
+namespace kd::core {
+
+namespace {
+
+bool recreated_by_controller(const std::string& kind) {
+    return kind == "ReplicaSet" || kind == "StatefulSet" || kind == "Job" || kind == "ReplicationController" ||
+           kind == "DaemonSet";
+}
+
+// A NodeMetric as a draft that can be edited and stored back (names point into the model's pool).
+NodeMetricDraft to_draft(std::string_view node, const kd_node_metric& m) {
+    NodeMetricDraft d;
+    d.meta.name = node;
+    d.update_ms = m.update_time_ms;
+    d.has_node_metric = m.has_node_metric;
+    kd::NodeMetric v(&m);
+    auto sys = v.system_usage();
+    for (size_t i = 0; i < sys.size(); ++i) d.system_usage.emplace_back(sys.name(i), sys.milli_at(i));
+    for (auto p : v.pods()) {
+        NodeMetricDraft::PodUsage u{p.ns(), p.name(), {}};
+        auto use = p.usage();
+        for (size_t i = 0; i < use.size(); ++i) u.usage.emplace_back(use.name(i), use.milli_at(i));
+        d.pods.push_back(std::move(u));
+    }
+    return d;
+}
+
+}  // namespace
+
+std::string ClusterActors::next_suffix() {
+    // Deterministic, Kubernetes-looking 5-character suffixes.
+    static const char* kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+    uint64_t x = ++counter_ * 0x9E3779B97F4A7C15ULL;
+    std::string s;
+    for (int i = 0; i < 5; ++i) {
+        s += kAlphabet[x % 27];
+        x /= 27;
+    }
+    return s;
+}
+
+std::vector<std::pair<std::string, int64_t>> ClusterActors::take_usage(const std::string& node, const std::string& ns,
+                                                                       const std::string& name) {
+    std::vector<std::pair<std::string, int64_t>> usage;
+    const kd_node_metric* m = model_.node_metric(node);
+    if (!m) return usage;
+    NodeMetricDraft d = to_draft(node, *m);
+    for (auto it = d.pods.begin(); it != d.pods.end(); ++it) {
+        if (it->ns != ns || it->name != name) continue;
+        for (const auto& [r, milli] : it->usage) usage.emplace_back(r, milli);
+        d.pods.erase(it);
+        model_.on_node_metric(d);
+        break;
+    }
+    return usage;
+}
+
+void ClusterActors::add_usage(const std::string& node, const std::string& ns, const std::string& name,
+                              const std::vector<std::pair<std::string, int64_t>>& usage) {
+    const kd_node_metric* m = model_.node_metric(node);
+    if (!m || usage.empty()) return;
+    NodeMetricDraft d = to_draft(node, *m);
+    NodeMetricDraft::PodUsage u{ns, name, {}};
+    for (const auto& [r, milli] : usage) u.usage.emplace_back(r, milli);
+    d.pods.push_back(std::move(u));
+    model_.on_node_metric(d);
+}
+
+std::string ClusterActors::schedule(const kd_pod& raw, const std::string& only_node) {
+    kd::Pod pod(&raw);
+    std::string best;
+    double best_score = std::numeric_limits<double>::max();
+    for (const kd_node* n : model_.nodes()) {
+        kd::Node node(n);
+        if (!node.ready() || (!only_node.empty() && node.name() != only_node)) continue;
+        if (node.unschedulable() || !kd::pod_tolerates_node_taints(pod, node) ||
+            !kd::pod_matches_node_selector(pod, node))
+            continue;
+        // Requests of the pods already there (finished pods hold nothing).
+        std::map<std::string_view, int64_t> used;
+        for (const kd_pod* other : model_.pods_on_node(node.name())) {
+            kd::Pod o(other);
+            if (o.phase() == KD_POD_SUCCEEDED || o.phase() == KD_POD_FAILED || o.uid() == pod.uid()) continue;
+            auto r = o.requests();
+            for (size_t i = 0; i < r.size(); ++i) used[r.name(i)] += r.milli_at(i);
+        }
+        auto want = pod.requests();
+        auto alloc = node.allocatable();
+        bool fits = true;
+        for (size_t i = 0; i < want.size() && fits; ++i)
+            fits = want.milli_at(i) <= alloc.milli(want.name(i)) - used[want.name(i)];
+        if (!fits) continue;
+        // kube-scheduler's LeastAllocated: the lowest mean requested share of cpu and memory wins.
+        double score = 0;
+        for (std::string_view r : {std::string_view("cpu"), std::string_view("memory")}) {
+            int64_t a = alloc.milli(r);
+            score += a > 0 ? double(used[r] + pod.requests().milli(r)) / double(a) : 1.0;
+        }
+        if (score < best_score) {
+            best_score = score;
+            best = node.name();
+        }
+    }
+    return best;
+}
+
+std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evictions, int64_t now_ms) {
+    std::vector<PodMove> moves;
+    for (const auto& e : evictions) {
+        const kd_pod* pod = model_.pod_by_uid(e.uid);
+        if (!pod) continue;
+        PodCopy copy(*pod);
+        auto usage = take_usage(copy.node(), copy.ns(), copy.name());
+        model_.delete_pod(e.uid);
+        PodMove move{e.pod, copy.node(), "", ""};
+        if (recreated_by_controller(copy.controller_kind())) {
+            // A StatefulSet pod keeps its name; other controllers generate one.
+            std::string name =
+                copy.controller_kind() == "StatefulSet" ? copy.name() : copy.controller_name() + "-" + next_suffix();
+            std::string uid = "sim-" + std::to_string(now_ms) + "-" + std::to_string(counter_) + "-" + name;
+            model_.on_pod(copy.replacement(name, uid, "", now_ms));
+            std::string only = copy.controller_kind() == "DaemonSet" ? copy.node() : "";
+            std::string target = schedule(*model_.pod_by_uid(uid), only);
+            if (!target.empty()) {
+                model_.on_pod(copy.replacement(name, uid, target, now_ms));
+                add_usage(target, copy.ns(), name, usage);
+            }
+            move.replacement = copy.ns() + "/" + name;
+            move.to = target;
+        }
+        moves.push_back(std::move(move));
+    }
+    return moves;
+}
+
+void ClusterActors::refresh_metrics(int64_t now_ms) {
+    model_.touch_node_metrics(now_ms);
+}
+
+}  // namespace kd::core

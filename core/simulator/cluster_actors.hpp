@@ -1,0 +1,40 @@
+// The rest of the cluster, played between descheduling cycles: workload controllers recreate
+// evicted pods, a scheduler places them, and koordlet's NodeMetrics follow the pods.
+#pragma once
+
+#include "cluster/cluster_model.hpp"
+#include "simulator/simulated_writer.hpp"
+#include "simulator/simulation_report.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kd::core {
+
+class ClusterActors {
+public:
+    explicit ClusterActors(ClusterModel& model) : model_(model) {}
+
+    // Deletes each evicted pod; when a ReplicaSet, StatefulSet, Job, ReplicationController or
+    // DaemonSet controls it, creates its replacement, places it (least-allocated node that fits,
+    // by requests; a DaemonSet pod only on its node) and makes it Ready; the pod's usage moves
+    // from the old node's NodeMetric to the new node's. Returns what moved where.
+    std::vector<PodMove> apply(const std::vector<QueuedEviction>& evictions, int64_t now_ms);
+
+    // koordlet reports: every NodeMetric is fresh at `now_ms`.
+    void refresh_metrics(int64_t now_ms);
+
+private:
+    std::string schedule(const kd_pod& pod, const std::string& only_node);
+    std::vector<std::pair<std::string, int64_t>> take_usage(const std::string& node, const std::string& ns,
+                                                            const std::string& name);
+    void add_usage(const std::string& node, const std::string& ns, const std::string& name,
+                   const std::vector<std::pair<std::string, int64_t>>& usage);
+    std::string next_suffix();
+
+    ClusterModel& model_;
+    uint64_t counter_ = 0;
+};
+
+}  // namespace kd::core

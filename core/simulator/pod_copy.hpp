@@ -1,0 +1,60 @@
+// An owned copy of a pod as the model holds it, so the simulator can delete the pod and create
+// its replacement (a workload controller's job) from what it was.
+#pragma once
+
+#include "cluster/drafts.hpp"
+
+#include <kdesched/abi.h>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kd::core {
+
+class PodCopy {
+public:
+    explicit PodCopy(const kd_pod& pod);
+
+    // A draft of the replacement: same template, new name and UID, created at `now_ms`, bound to
+    // `node` (Running and Ready) or, when `node` is empty, Pending and unschedulable.
+    // Valid while this copy lives.
+    const PodDraft& replacement(const std::string& name, const std::string& uid, const std::string& node,
+                                int64_t now_ms);
+
+    const std::string& ns() const { return ns_; }
+    const std::string& name() const { return name_; }
+    const std::string& node() const { return node_; }
+    // The controller ownerReference's kind and name ("" when the pod has no controller).
+    const std::string& controller_kind() const { return controller_kind_; }
+    const std::string& controller_name() const { return controller_name_; }
+
+private:
+    using KV = std::pair<std::string, std::string>;
+    std::string ns_, name_, node_, scheduler_, priority_class_, qos_;
+    std::optional<int32_t> priority_;
+    uint32_t flags_ = 0;
+    std::vector<KV> labels_, annotations_, node_selector_;
+    struct Owner {
+        std::string api_version, kind, name, uid;
+        bool controller;
+    };
+    std::vector<Owner> owners_;
+    std::vector<std::pair<std::string, int64_t>> requests_;
+    struct Requirement {
+        std::string key, op;
+        std::vector<std::string> values;
+    };
+    struct Term {
+        std::vector<Requirement> expressions, fields;
+    };
+    std::vector<Term> terms_;
+    std::vector<std::array<std::string, 4>> tolerations_;
+    std::string controller_kind_, controller_name_;
+    std::string new_name_, new_uid_, new_node_;
+    PodDraft draft_;
+};
+
+}  // namespace kd::core

@@ -1,0 +1,95 @@
+// The simulation report for a terminal: one block per cycle, aligned columns, a closing summary.
+#include "simulator/simulation_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ostream>
+
+namespace kd::core {
+
+namespace {
+
+std::string pct(double v) {
+    return v < 0 ? "-" : fmt::format("{:.1f}%", v);
+}
+
+// Prints rows with each column as wide as its widest cell.
+void print_rows(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+    std::vector<size_t> width;
+    for (const auto& r : rows)
+        for (size_t i = 0; i < r.size(); ++i) {
+            if (width.size() <= i) width.push_back(0);
+            width[i] = std::max(width[i], r[i].size());
+        }
+    for (const auto& r : rows) {
+        std::string line = indent;
+        for (size_t i = 0; i < r.size(); ++i)
+            line += i + 1 == r.size() ? r[i] : fmt::format("{:<{}}  ", r[i], width[i]);
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << "\n";
+    }
+}
+
+}  // namespace
+
+void write_table(std::ostream& out, const SimulationReport& report) {
+    out << "simulation of " << report.config << ": " << report.cycles.size() << " cycle(s) every "
+        << fmt::format("{:g}s", report.interval_ms / 1000.0) << " from " << report.start_time << "\n";
+    size_t evicted = 0, refused = 0, moved = 0, unplaced = 0;
+    for (const auto& c : report.cycles) {
+        out << "\ncycle " << c.cycle << "  " << rfc3339(c.time_ms) << "\n";
+        if (!c.error.empty()) out << "  cycle stopped: " << c.error << "\n";
+        std::vector<std::vector<std::string>> rows{{"NODE", "POOL", "CLASS", "CPU", "MEMORY"}};
+        for (const auto& n : c.nodes)
+            rows.push_back({n.name, n.pool.empty() ? "-" : n.pool, n.klass.empty() ? "-" : n.klass, pct(n.cpu_pct),
+                            pct(n.memory_pct)});
+        print_rows(out, rows, "  ");
+        if (!c.evictions.empty()) {
+            out << "  evictions:\n";
+            std::vector<std::vector<std::string>> ev;
+            for (const auto& e : c.evictions) {
+                bool ok = e.result == "accepted" || e.result == "dry-run";
+                (ok ? evicted : refused)++;
+                std::string why = e.decided_by.empty() ? e.detail : e.decided_by + ": " + e.detail;
+                ev.push_back({e.pod, "on " + e.node, e.result + (ok || why.empty() ? "" : " (" + why + ")"),
+                              "by " + e.plugin, e.reason});
+            }
+            print_rows(out, ev, "    ");
+        }
+        if (!c.moves.empty()) {
+            out << "  moves:\n";
+            std::vector<std::vector<std::string>> mv;
+            for (const auto& m : c.moves) {
+                if (!m.to.empty())
+                    ++moved;
+                else if (!m.replacement.empty())
+                    ++unplaced;
+                std::string where = m.replacement.empty() ? "deleted (no controller recreates it)"
+                                    : m.to.empty()        ? m.replacement + " is Pending: no node fits"
+                                                          : m.replacement + " on " + m.to;
+                mv.push_back({m.pod, m.from + " ->", where});
+            }
+            print_rows(out, mv, "    ");
+        }
+        if (!c.migration_jobs.empty()) {
+            out << "  migration jobs:\n";
+            std::vector<std::vector<std::string>> jobs;
+            for (const auto& j : c.migration_jobs)
+                jobs.push_back({j.name, j.pod, j.phase, j.reason.empty() ? "-" : j.reason,
+                                j.source_node + " -> " + (j.target_node.empty() ? "?" : j.target_node),
+                                j.passed_arbitration ? "passed arbitration" : "", j.message});
+            print_rows(out, jobs, "    ");
+        }
+        if (report.explain && !c.explain.empty()) {
+            out << "  not evicted (--explain):\n";
+            std::vector<std::vector<std::string>> ex;
+            for (const auto& e : c.explain) ex.push_back({e.pod, e.plugin, e.reason});
+            print_rows(out, ex, "    ");
+        }
+    }
+    out << "\nsummary: " << evicted << " evicted, " << refused << " eviction request(s) refused, " << moved
+        << " pod(s) moved, " << unplaced << " left Pending\n";
+}
+
+}  // namespace kd::core

@@ -1,0 +1,29 @@
+// `kdesched simulate`: the descheduler's cycles on a cluster model, with a virtual clock that
+// advances by deschedulingInterval (10s when the profile leaves it 0) and the rest of the cluster
+// (controllers, scheduler, koordlet) played between cycles. Same input, same output, byte for byte.
+#pragma once
+
+#include "cluster/cluster_model.hpp"
+#include "config/configuration.hpp"
+#include "plugins/plugin_catalog.hpp"
+#include "simulator/simulation_report.hpp"
+
+#include <cstdint>
+
+namespace kd::core {
+
+struct SimulationOptions {
+    uint64_t cycles = 10;
+    bool explain = false;
+};
+
+// Runs the cycles; throws Error when the profiles cannot be built. A cycle that stops early
+// (e.g. fewer than two ready nodes) is reported in its CycleReport, and the simulation goes on.
+SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterModel& model,
+                          const SimulationOptions& options);
+
+// The virtual clock's start: the latest timestamp in the model (NodeMetric update, pod
+// creation), rounded up to a whole second; 2026-01-01T00:00:00Z for a model without any.
+int64_t simulation_start_ms(const ClusterModel& model);
+
+}  // namespace kd::core

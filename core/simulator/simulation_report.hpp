@@ -1,0 +1,68 @@
+// What `kdesched simulate` reports: per cycle, the nodes as the descheduler saw them, every
+// eviction request and its outcome, the migration jobs, the pods that moved and, with --explain,
+// why each considered pod stayed.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace kd::core {
+
+struct NodeReport {
+    std::string name;
+    std::string pool;                    // reported by a balance plugin (kd_host.report), "" when none did
+    std::string klass;                   // high, low, prodHigh, prodLow, bothLow, appropriate, or ""
+    double cpu_pct = 0, memory_pct = 0;  // NodeMetric usage over raw allocatable; -1 = no NodeMetric
+};
+
+struct EvictionReport {
+    std::string pod;  // ns/name
+    std::string node;
+    std::string plugin;  // the plugin that asked
+    std::string reason;
+    std::string result;  // accepted, dry-run, filtered, limit-node, limit-namespace, limit-total, failed
+    std::string decided_by, detail;
+};
+
+struct MigrationJobReport {
+    std::string name, pod, phase, reason, message, source_node, target_node;
+    bool passed_arbitration = false;
+};
+
+// A pod the cluster moved between cycles: evicted from `from`, its replacement placed on `to`
+// ("" when nothing could take it, `replacement` empty when no controller recreates it).
+struct PodMove {
+    std::string pod, from, replacement, to;
+};
+
+// A candidate that was considered and not evicted, and what stopped it.
+struct ExplainEntry {
+    std::string pod, plugin, reason;
+};
+
+struct CycleReport {
+    uint64_t cycle = 0;
+    int64_t time_ms = 0;
+    std::string error;  // why the cycle stopped early, if it did
+    std::vector<NodeReport> nodes;
+    std::vector<EvictionReport> evictions;
+    std::vector<MigrationJobReport> migration_jobs;
+    std::vector<PodMove> moves;
+    std::vector<ExplainEntry> explain;
+};
+
+struct SimulationReport {
+    std::string config, start_time;
+    int64_t interval_ms = 0;
+    std::vector<CycleReport> cycles;
+    bool explain = false;
+};
+
+std::string rfc3339(int64_t unix_ms);
+
+void write_json(std::ostream& out, const SimulationReport& report);
+void write_table(std::ostream& out, const SimulationReport& report);
+
+}  // namespace kd::core

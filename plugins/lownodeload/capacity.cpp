@@ -1,0 +1,88 @@
+#include "capacity.hpp"
+
+#include <algorithm>
+
+namespace kd::plugins::lownodeload {
+
+std::vector<int64_t> available_usage(const PoolState& state, const std::vector<uint32_t>& nodes, bool prod,
+                                     size_t thresholds) {
+    std::vector<int64_t> total(thresholds, 0);
+    for (uint32_t n : nodes) {
+        const int64_t* used = state.vec(n, prod ? PoolState::kProdUsage : PoolState::kUsage);
+        const int64_t* high = state.vec(n, prod ? PoolState::kProdHigh : PoolState::kHigh);
+        for (size_t r = 0; r < thresholds; ++r) total[r] = sat_add(total[r], sat_sub(high[r], used[r]));
+    }
+    return total;
+}
+
+Budgets initial_budgets(const PoolState& state, const std::vector<uint32_t>& low, const std::vector<uint32_t>& both,
+                        const std::vector<uint32_t>& prod_low, size_t thresholds, bool with_prod) {
+    Budgets b;
+    std::vector<int64_t> low_avail = available_usage(state, low, false, thresholds);
+    b.both_avail = available_usage(state, both, false, thresholds);
+    b.prod_avail = with_prod ? available_usage(state, prod_low, true, thresholds) : std::vector<int64_t>(thresholds);
+    b.prod_both = with_prod ? available_usage(state, both, true, thresholds) : std::vector<int64_t>(thresholds);
+    b.node_total.resize(thresholds);
+    for (size_t r = 0; r < thresholds; ++r) b.node_total[r] = sat_add(low_avail[r], b.both_avail[r]);
+    return b;
+}
+
+std::vector<int64_t> prod_total_after_node_phase(const Budgets& b) {
+    std::vector<int64_t> total(b.node_total.size());
+    for (size_t r = 0; r < total.size(); ++r) {
+        int64_t both_left = std::min(b.both_avail[r], b.node_total[r]);
+        total[r] = sat_add(b.prod_avail[r], std::min(b.prod_both[r], both_left));
+    }
+    return total;
+}
+
+void TargetIndex::build(const PoolState& state, const std::vector<uint32_t>& targets, bool prod, size_t thresholds) {
+    count_ = targets.size();
+    n_ = thresholds;
+    headroom_.resize(count_ * n_);
+    for (size_t t = 0; t < count_; ++t) {
+        const int64_t* used = state.vec(targets[t], prod ? PoolState::kProdUsage : PoolState::kUsage);
+        const int64_t* high = state.vec(targets[t], prod ? PoolState::kProdHigh : PoolState::kHigh);
+        for (size_t r = 0; r < n_; ++r) headroom_[t * n_ + r] = sat_sub(high[r], used[r]);
+    }
+    size_t blocks = (count_ + kBlock - 1) / kBlock;
+    block_max_.resize(blocks * n_);
+    for (size_t b = 0; b < blocks; ++b) refresh_block(b);
+}
+
+void TargetIndex::refresh_block(size_t b) {
+    int64_t* mx = block_max_.data() + b * n_;
+    std::fill(mx, mx + n_, std::numeric_limits<int64_t>::min());
+    size_t end = std::min(count_, (b + 1) * kBlock);
+    for (size_t t = b * kBlock; t < end; ++t)
+        for (size_t r = 0; r < n_; ++r) mx[r] = std::max(mx[r], headroom_[t * n_ + r]);
+}
+
+size_t TargetIndex::next_fit(size_t from, const int64_t* need) const {
+    size_t t = from;
+    while (t < count_) {
+        if (t % kBlock == 0 && !covers(block_max_.data() + (t / kBlock) * n_, need)) {
+            t += kBlock;  // no target of this block has enough room for every resource
+            continue;
+        }
+        if (covers(headroom_.data() + t * n_, need)) return t;
+        ++t;
+    }
+    return count_;
+}
+
+void TargetIndex::reserve(size_t t, const int64_t* need) {
+    const size_t b = t / kBlock;
+    const int64_t* mx = block_max_.data() + b * n_;
+    bool stale = false;
+    for (size_t r = 0; r < n_; ++r) {
+        int64_t& room = headroom_[t * n_ + r];
+        int64_t before = room;
+        room = sat_sub(room, need[r]);
+        // The block maximum only moves when this target held it (shrinking) or now exceeds it.
+        if ((before == mx[r] && room < before) || room > mx[r]) stale = true;
+    }
+    if (stale) refresh_block(b);
+}
+
+}  // namespace kd::plugins::lownodeload

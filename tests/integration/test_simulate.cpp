@@ -1,0 +1,130 @@
+// `kdesched simulate` end to end: the real binary, the real plugins, the example clusters.
+#include "run_command.hpp"
+
+#include <rapidjson/document.h>
+
+#include <catch2/catch.hpp>
+
+static const std::string kBin = KDESCHED_BINARY;
+static const std::string kExamples = KDESCHED_EXAMPLES_DIR;
+static const std::string kData = KDESCHED_TEST_DATA;
+
+namespace {
+
+rapidjson::Document simulate_json(const std::string& args) {
+    auto r = run_command(quote(kBin) + " simulate --output json " + args);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    rapidjson::Document doc;
+    doc.Parse(r.output.c_str());
+    REQUIRE_FALSE(doc.HasParseError());
+    return doc;
+}
+
+std::string str(const rapidjson::Value& v, const char* key) {
+    return v[key].GetString();
+}
+
+double cpu_of(const rapidjson::Value& cycle, const std::string& node) {
+    for (const auto& n : cycle["nodes"].GetArray())
+        if (str(n, "name") == node) return n["usage"]["cpu"].GetDouble();
+    FAIL("node " << node << " not in cycle");
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("3 cycles on the hotspot example: the api pod leaves node-1 for node-2, then all is calm", "[simulate]") {
+    auto doc = simulate_json("--cycles 3 --config " + quote(kData + "/simulate/hotspot-immediate.yaml") +
+                             " --cluster " + quote(kExamples + "/hotspot.json"));
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles.Size() == 3);
+    CHECK(str(cycles[0], "time") == "2026-03-01T09:00:00Z");
+    CHECK(str(cycles[1], "time") == "2026-03-01T09:00:10Z");
+
+    const auto& ev = cycles[0]["evictions"];
+    REQUIRE(ev.Size() == 1);
+    CHECK(str(ev[0], "pod") == "shop/api-7c9f8d6b5-606ef");
+    CHECK(str(ev[0], "node") == "node-1");
+    CHECK(str(ev[0], "plugin") == "LowNodeLoad");
+    CHECK(str(ev[0], "result") == "accepted");
+    CHECK(str(ev[0], "reason") == "node is overutilized, node cpu usage(90.62%)>threshold(75.00%)");
+    const auto& moves = cycles[0]["moves"];
+    REQUIRE(moves.Size() == 1);
+    CHECK(str(moves[0], "from") == "node-1");
+    CHECK(str(moves[0], "to") == "node-2");
+
+    CHECK(cpu_of(cycles[0], "node-1") == Approx(90.625).margin(0.01));
+    CHECK(cpu_of(cycles[1], "node-1") == Approx(71.875).margin(0.01));  // below the 75% high threshold
+    CHECK(cpu_of(cycles[1], "node-2") == Approx(34.375).margin(0.01));  // the api pod's usage followed it
+    CHECK(cycles[1]["evictions"].Size() == 0);
+    CHECK(cycles[2]["evictions"].Size() == 0);
+    CHECK(doc["summary"]["evicted"].GetUint() == 1);
+    CHECK(doc["summary"]["podsMoved"].GetUint() == 1);
+}
+
+TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", "[simulate]") {
+    // consecutiveAbnormalities 5, counted strictly greater (spec B.7): 6 overloaded cycles.
+    auto doc = simulate_json("--cycles 8");  // embedded default profile on the embedded hotspot example
+    const auto& cycles = doc["cycles"];
+    for (unsigned c = 0; c < 5; ++c) CHECK(cycles[c]["evictions"].Size() == 0);
+    REQUIRE(cycles[5]["evictions"].Size() == 1);
+    CHECK(str(cycles[5]["evictions"][0], "pod") == "shop/api-7c9f8d6b5-606ef");
+    CHECK(cpu_of(cycles[7], "node-1") < 75.0);
+    CHECK(cycles[6]["evictions"].Size() == 0);
+}
+
+TEST_CASE("the same input gives byte-identical JSON", "[simulate]") {
+    std::string args = " simulate --output json --explain --cycles 4 --config " +
+                       quote(kExamples + "/two-pools.profile.yaml") + " --cluster " +
+                       quote(kExamples + "/two-pools.json");
+    auto a = run_command(quote(kBin) + args);
+    auto b = run_command(quote(kBin) + args);
+    REQUIRE(a.exit_code == 0);
+    CHECK(a.output == b.output);
+    CHECK(a.output.size() > 1000);
+}
+
+TEST_CASE("node pools keep their own thresholds and tainted nodes only take tolerating pods", "[simulate]") {
+    auto doc = simulate_json("--cycles 2 --config " + quote(kExamples + "/two-pools.profile.yaml") + " --cluster " +
+                             quote(kExamples + "/two-pools.json"));
+    const auto& moves = doc["cycles"][0]["moves"];
+    REQUIRE(moves.Size() == 3);
+    for (const auto& m : moves.GetArray()) {
+        std::string pod = str(m, "pod"), to = str(m, "to");
+        if (pod.rfind("science/", 0) == 0)
+            CHECK(to.rfind("compute-", 0) == 0);
+        else
+            CHECK(to.rfind("general-", 0) == 0);
+    }
+    CHECK(doc["cycles"][1]["evictions"].Size() == 0);
+}
+
+TEST_CASE("prod thresholds move only prod pods", "[simulate]") {
+    auto doc = simulate_json("--cycles 4 --config " + quote(kExamples + "/prod-batch.profile.yaml") + " --cluster " +
+                             quote(kExamples + "/prod-batch.json"));
+    size_t evicted = 0;
+    for (const auto& c : doc["cycles"].GetArray())
+        for (const auto& e : c["evictions"].GetArray()) {
+            ++evicted;
+            CHECK(str(e, "pod").rfind("prod/frontend-", 0) == 0);
+            CHECK_THAT(str(e, "reason"), Catch::Contains("prod cpu usage"));
+        }
+    CHECK(evicted == 1);
+}
+
+TEST_CASE("the table output reads as a report", "[simulate]") {
+    auto r = run_command(quote(kBin) + " simulate --cycles 6");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::Contains("cycle 6  2026-03-01T09:00:50Z"));
+    CHECK_THAT(r.output, Catch::Contains("shop/api-7c9f8d6b5-606ef  on node-1  accepted  by LowNodeLoad"));
+    CHECK_THAT(r.output, Catch::Contains("summary: 1 evicted, 0 eviction request(s) refused, 1 pod(s) moved"));
+}
+
+TEST_CASE("a malformed cluster file stops with the file, object and field", "[simulate]") {
+    auto r = run_command(quote(kBin) + " simulate --cluster " + quote(kData + "/simulate/bad-cluster.json"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("bad-cluster.json:"));
+    CHECK_THAT(r.output, Catch::Contains("object #1 (Pod default/broken): spec.containers[0].resources.requests.cpu: "
+                                         "invalid quantity \"12x\""));
+}

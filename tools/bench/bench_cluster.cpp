@@ -1,0 +1,129 @@
+// kdesched-bench: decode throughput, model memory and one full descheduling cycle on generated
+// clusters (default sizes 1,000/30,000, 5,000/150,000 and 10,000/300,000 nodes/pods).
+// Prints figures; asserts nothing.
+#include "cluster/cluster_model.hpp"
+#include "cluster/decode/cluster_files.hpp"
+#include "config/configuration.hpp"
+#include "error.hpp"
+#include "generate/cluster_generator.hpp"
+#include "plugins/plugin_catalog.hpp"
+#include "runtime/descheduler.hpp"
+#include "simulator/simulated_writer.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// Resident set size in bytes, after handing freed memory back to the kernel.
+long resident_bytes() {
+    malloc_trim(0);
+    std::ifstream statm("/proc/self/statm");
+    long pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+struct Size {
+    uint64_t nodes, pods;
+};
+
+// Counts evictions so the figures show the cycle did real work.
+struct CountingObserver : kd::core::RunObserver {
+    size_t requests = 0, evicted = 0;
+    void on_eviction(const kd::core::EvictionRecord& r) override {
+        ++requests;
+        if (r.code == KD_EVICT_ACCEPTED || r.code == KD_EVICT_DRY_RUN) ++evicted;
+    }
+    void on_plugin_log(std::string_view, std::string_view, int32_t, std::string_view) override {}
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> sizes_text{"1000x30000", "5000x150000", "10000x300000"};
+    std::string profile = std::string(KDESCHED_SOURCE_DIR) + "/tools/bench/bench-profile.yaml";
+    std::vector<std::string> plugin_dirs;
+    int cycles = 3;
+    double hot_share = 0.1;
+    CLI::App app{"kdesched-bench: decode MB/s, model bytes per pod and cycle time on generated clusters"};
+    app.add_option("--sizes", sizes_text, "NODESxPODS, repeatable")->capture_default_str();
+    app.add_option("--config", profile, "Profile for the cycle")->capture_default_str();
+    app.add_option("--plugin-dir", plugin_dirs, "Plugin directory (default: next to the binary)");
+    app.add_option("--cycles", cycles, "Cycles to time; the best is reported")->capture_default_str();
+    app.add_option("--hot-share", hot_share, "Share of hot nodes")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+    spdlog::set_level(spdlog::level::warn);  // dry-run eviction lines are not part of the measurement
+
+    try {
+        kd::core::PluginCatalog catalog;
+        std::vector<std::filesystem::path> dirs(plugin_dirs.begin(), plugin_dirs.end());
+        if (dirs.empty()) dirs.push_back(kd::core::default_plugin_directory());
+        catalog.load(dirs);
+        auto config = kd::core::load_configuration(profile);
+
+        std::cout << fmt::format("{:>6} {:>8} {:>9} {:>10} {:>11} {:>11} {:>12} {:>12} {:>10}\n", "nodes", "pods",
+                                 "JSON MB", "decode MB/s", "model MB", "bytes/pod", "snapshot ms", "cycle ms",
+                                 "evictions");
+        for (const auto& text : sizes_text) {
+            Size size{};
+            if (std::sscanf(text.c_str(), "%lux%lu", &size.nodes, &size.pods) != 2) {
+                std::cerr << "bad --sizes entry \"" << text << "\" (use NODESxPODS, e.g. 1000x30000)\n";
+                return 2;
+            }
+            auto file = std::filesystem::temp_directory_path() /
+                        fmt::format("kdesched-bench-{}-{}-{}.json", size.nodes, size.pods, ::getpid());
+            {
+                std::ofstream out(file, std::ios::binary);
+                kd::tools::generate_cluster(out, {size.nodes, size.pods, 1, hot_share});
+            }
+            long before = resident_bytes();
+            auto model = std::make_unique<kd::core::ClusterModel>();
+            kd::core::LoadReport loaded = kd::core::load_cluster_files({file}, *model);
+            std::filesystem::remove(file);
+            long after = resident_bytes();
+            double mb = double(loaded.bytes) / 1e6;
+
+            kd::core::SimulatedWriter writer;
+            CountingObserver observer;
+            kd::core::Descheduler descheduler(config, catalog, &writer, &observer);
+            double best_snapshot = 1e300, best_cycle = 1e300;
+            for (int c = 0; c < cycles; ++c) {
+                observer.requests = observer.evicted = 0;
+                auto t0 = Clock::now();
+                auto snap = model->snapshot(1772355600000);  // the generator's NodeMetric time
+                double snap_ms = ms_since(t0);
+                auto t1 = Clock::now();
+                auto err = descheduler.run_cycle(snap->raw());
+                double cycle_ms = ms_since(t1);
+                if (err) std::cerr << "cycle: " << *err << "\n";
+                best_snapshot = std::min(best_snapshot, snap_ms);
+                best_cycle = std::min(best_cycle, cycle_ms);
+            }
+            std::cout << fmt::format("{:>6} {:>8} {:>9.1f} {:>10.0f} {:>11.1f} {:>11.0f} {:>12.2f} {:>12.2f} {:>10}\n",
+                                     size.nodes, model->pod_count(), mb, mb / loaded.decode_seconds,
+                                     double(after - before) / 1e6, double(after - before) / double(model->pod_count()),
+                                     best_snapshot, best_cycle, observer.evicted);
+        }
+    } catch (const kd::core::Error& e) {
+        std::cerr << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

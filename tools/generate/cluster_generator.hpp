@@ -1,0 +1,17 @@
+// Writes a synthetic cluster snapshot as one JSON List, shaped like `kubectl get
+// nodes,pods,replicasets,deployments,statefulsets,jobs,nodemetrics -A -o json`.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+
+namespace kd::tools {
+
+struct GeneratorOptions {
+    uint64_t nodes = 100, pods = 3000, seed = 1;
+    double hot_share = 0.1;  // share of nodes whose pods run hot
+};
+
+void generate_cluster(std::ostream& out, const GeneratorOptions& options);
+
+}  // namespace kd::tools
