@@ -41,7 +41,8 @@ private:
     // Bump allocation in chunks: arrays never move and cost no per-array heap block.
     T* allocate(size_t n) {
         if (n > left_) {
-            size_t size = std::max<size_t>(kChunk, n);
+            chunk_ = chunk_ ? std::min(chunk_ * 2, kMaxChunk) : kFirstChunk;
+            size_t size = std::max<size_t>(chunk_, n);
             chunks_.push_back(std::make_unique<T[]>(size));
             next_ = chunks_.back().get();
             left_ = size;
@@ -51,7 +52,10 @@ private:
         left_ -= n;
         return out;
     }
-    static constexpr size_t kChunk = 4096;
+    // Chunks grow from 64 to 4096 elements: small models stay small.
+    static constexpr size_t kFirstChunk = 64;
+    static constexpr size_t kMaxChunk = 4096;
+    size_t chunk_ = 0;
     std::vector<std::unique_ptr<T[]>> chunks_;
     T* next_ = nullptr;
     size_t left_ = 0;

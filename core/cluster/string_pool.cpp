@@ -6,13 +6,16 @@
 namespace kd::core {
 
 namespace {
-constexpr size_t kChunk = 1 << 20;
-}
+// Chunks grow from 16 KiB to 1 MiB: small models stay small, large ones make few allocations.
+constexpr size_t kFirstChunk = 16 << 10;
+constexpr size_t kMaxChunk = 1 << 20;
+}  // namespace
 
 std::string_view TextArena::copy(std::string_view s) {
     if (s.empty()) return {};
     if (s.size() > left_) {
-        size_t size = std::max(kChunk, s.size());
+        next_chunk_ = next_chunk_ ? std::min(next_chunk_ * 2, kMaxChunk) : kFirstChunk;
+        size_t size = std::max(next_chunk_, s.size());
         chunks_.push_back(std::make_unique<char[]>(size));
         next_ = chunks_.back().get();
         left_ = size;
@@ -23,13 +26,6 @@ std::string_view TextArena::copy(std::string_view s) {
     left_ -= s.size();
     used_ += s.size();
     return out;
-}
-
-void TextArena::clear() {
-    chunks_.clear();
-    left_ = 0;
-    next_ = nullptr;
-    used_ = 0;
 }
 
 kd_str StringPool::intern(std::string_view s) {

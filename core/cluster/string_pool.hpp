@@ -21,13 +21,13 @@ class TextArena {
 public:
     std::string_view copy(std::string_view s);
     size_t bytes() const { return used_; }
-    void clear();
 
 private:
     std::vector<std::unique_ptr<char[]>> chunks_;
     size_t left_ = 0;
     char* next_ = nullptr;
     size_t used_ = 0;
+    size_t next_chunk_ = 0;
 };
 
 class StringPool {

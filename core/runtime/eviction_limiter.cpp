@@ -3,22 +3,28 @@
 namespace kd::core {
 
 namespace {
-uint32_t count_of(const std::unordered_map<std::string, uint32_t>& m, const std::string& k) {
+template <class Counts>
+uint32_t count_of(const Counts& m, std::string_view k) {
     auto it = m.find(k);
     return it == m.end() ? 0 : it->second;
 }
 }  // namespace
 
-kd_evict_code EvictionLimiter::check(const std::string& node, const std::string& ns) const {
+kd_evict_code EvictionLimiter::check(std::string_view node, std::string_view ns) const {
     if (per_node_ && !node.empty() && count_of(by_node_, node) + 1 > *per_node_) return KD_EVICT_LIMIT_NODE;
     if (per_namespace_ && count_of(by_namespace_, ns) + 1 > *per_namespace_) return KD_EVICT_LIMIT_NAMESPACE;
     if (total_ && total_count_ + 1 > *total_) return KD_EVICT_LIMIT_TOTAL;
     return KD_EVICT_ACCEPTED;
 }
 
-void EvictionLimiter::record(const std::string& node, const std::string& ns) {
-    if (!node.empty()) ++by_node_[node];
-    ++by_namespace_[ns];
+void EvictionLimiter::record(std::string_view node, std::string_view ns) {
+    auto bump = [](Counts& m, std::string_view k) {
+        auto it = m.find(k);
+        if (it == m.end()) it = m.emplace(std::string(k), 0).first;
+        ++it->second;
+    };
+    if (!node.empty()) bump(by_node_, node);
+    bump(by_namespace_, ns);
     ++total_count_;
 }
 

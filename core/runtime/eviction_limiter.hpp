@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace kd::core {
@@ -19,14 +20,20 @@ public:
 
     // KD_EVICT_ACCEPTED when one more eviction of this pod stays within every limit, else the
     // limit that stops it (node is checked only for a bound pod).
-    kd_evict_code check(const std::string& node, const std::string& ns) const;
-    void record(const std::string& node, const std::string& ns);
+    kd_evict_code check(std::string_view node, std::string_view ns) const;
+    void record(std::string_view node, std::string_view ns);
     void reset();
     uint32_t total() const { return total_count_; }
 
 private:
     std::optional<uint32_t> per_node_, per_namespace_, total_;
-    std::unordered_map<std::string, uint32_t> by_node_, by_namespace_;
+    // Transparent hashing: counted by string_view without building a std::string per request.
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
+    using Counts = std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>>;
+    Counts by_node_, by_namespace_;
     uint32_t total_count_ = 0;
 };
 

@@ -33,51 +33,53 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
     kd::Pod p(&pod);
     EvictionRecord rec;
     rec.profile = scope.profile->name();
-    rec.requested_by = kd::sv(options.plugin_name).empty() ? std::string(kd::sv(scope.call.plugin))
-                                                           : std::string(kd::sv(options.plugin_name));
-    rec.pod = p.key();
-    rec.node = std::string(p.node_name());
-    rec.reason = std::string(kd::sv(options.reason));
+    rec.requested_by = kd::sv(options.plugin_name).empty() ? kd::sv(scope.call.plugin) : kd::sv(options.plugin_name);
+    rec.pod = &pod;
+    rec.reason = kd::sv(options.reason);
 
-    auto finish = [&](kd_evict_code code, std::string decided_by, std::string detail) {
+    // `decided_by` names a plugin (lives as long as the profile); `detail` is copied into the
+    // scope when it comes from a plugin, whose string may change on its next call.
+    auto finish = [&](kd_evict_code code, std::string_view decided_by, std::string_view detail, bool copy_detail) {
         rec.code = code;
-        rec.decided_by = std::move(decided_by);
-        rec.detail = std::move(detail);
-        out = kd_evict_result{sizeof(kd_evict_result), code, scope.keep(rec.decided_by), scope.keep(rec.detail)};
+        rec.decided_by = decided_by;
+        rec.detail = copy_detail ? kd::sv(scope.keep(std::string(detail))) : detail;
+        out = kd_evict_result{sizeof(kd_evict_result), code, kd::to_kd(rec.decided_by), kd::to_kd(rec.detail)};
         if (ctx_.observer) ctx_.observer->on_eviction(rec);
     };
 
     for (PluginInstance* f : filters_) {
         kd_call call = scope.call;
-        call.plugin = kd_str{f->name().data(), f->name().size()};
+        call.plugin = kd::to_kd(f->name());
         kd_filter_result r{};
         f->filter(call, pod, false, r);
-        if (!r.allowed) return finish(KD_EVICT_FILTERED, f->name(), std::string(kd::sv(r.reason)));
+        if (!r.allowed) return finish(KD_EVICT_FILTERED, f->name(), kd::sv(r.reason), true);
     }
-    kd_evict_code limit = ctx_.limiter->check(rec.node, std::string(p.ns()));
-    if (limit != KD_EVICT_ACCEPTED) return finish(limit, "", kd::evict_code_name(limit));
+    kd_evict_code limit = ctx_.limiter->check(p.node_name(), p.ns());
+    if (limit != KD_EVICT_ACCEPTED) return finish(limit, "", kd::evict_code_name(limit), false);
     if (ctx_.dry_run) {
-        spdlog::info("Evicted pod in dry run mode pod={} reason=\"{}\" strategy={} node={}", rec.pod, rec.reason,
-                     rec.requested_by, rec.node);
-        ctx_.limiter->record(rec.node, std::string(p.ns()));
-        return finish(KD_EVICT_DRY_RUN, "", "framework dry run");
+        spdlog::info("Evicted pod in dry run mode pod={} reason=\"{}\" strategy={} node={}", p.key(), rec.reason,
+                     rec.requested_by, p.node_name());
+        ctx_.limiter->record(p.node_name(), p.ns());
+        return finish(KD_EVICT_DRY_RUN, "", "framework dry run", false);
     }
     kd_call call = scope.call;
-    call.plugin = kd_str{evict_->name().data(), evict_->name().size()};
+    call.plugin = kd::to_kd(evict_->name());
     kd_evict_options opts = options;
-    opts.plugin_name = kd_str{rec.requested_by.data(), rec.requested_by.size()};
+    opts.plugin_name = kd::to_kd(rec.requested_by);
     kd_evict_result r{};
     HookStatus st = evict_->evict(call, pod, opts, r);
-    if (!st.ok) return finish(KD_EVICT_FAILED, evict_->name(), st.error);
+    if (!st.ok) return finish(KD_EVICT_FAILED, evict_->name(), st.error, true);
     auto code = static_cast<kd_evict_code>(r.code);
     if (code != KD_EVICT_ACCEPTED) {
         // An evict plugin may only accept, filter or fail; anything else is reported as a failure.
         if (code != KD_EVICT_FILTERED) code = KD_EVICT_FAILED;
-        std::string by = kd::sv(r.plugin).empty() ? evict_->name() : std::string(kd::sv(r.plugin));
-        return finish(code, by, std::string(kd::sv(r.reason)));
+        std::string_view by = kd::sv(r.plugin).empty() ? std::string_view(evict_->name()) : kd::sv(r.plugin);
+        // `by` may be the plugin's own string: keep it with the detail.
+        std::string_view kept_by = kd::sv(scope.keep(std::string(by)));
+        return finish(code, kept_by, kd::sv(r.reason), true);
     }
-    ctx_.limiter->record(rec.node, std::string(p.ns()));
-    finish(KD_EVICT_ACCEPTED, evict_->name(), std::string(kd::sv(r.reason)));
+    ctx_.limiter->record(p.node_name(), p.ns());
+    finish(KD_EVICT_ACCEPTED, evict_->name(), kd::sv(r.reason), !kd::sv(r.reason).empty());
 }
 
 }  // namespace kd::core

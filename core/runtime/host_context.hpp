@@ -19,16 +19,16 @@ public:
     virtual std::string evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) = 0;
 };
 
-// One eviction request and what became of it.
+// One eviction request and what became of it. Views and the pod are valid during the
+// on_eviction call only (thousands of requests a cycle: nothing is copied unless kept).
 struct EvictionRecord {
-    std::string profile;
-    std::string requested_by;  // plugin whose hook asked
-    std::string pod;           // "ns/name"
-    std::string node;
-    std::string reason;
+    std::string_view profile;
+    std::string_view requested_by;  // plugin whose hook asked
+    const kd_pod* pod = nullptr;
+    std::string_view reason;
     kd_evict_code code = KD_EVICT_FAILED;
-    std::string decided_by;  // filter or evict plugin that decided; empty for limits and dry run
-    std::string detail;      // its reason
+    std::string_view decided_by;  // filter or evict plugin that decided; empty for limits and dry run
+    std::string_view detail;      // its reason
 };
 
 // Receives what happens during cycles: eviction outcomes and plugin log lines.

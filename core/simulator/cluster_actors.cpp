@@ -1,10 +1,12 @@
 #include "simulator/cluster_actors.hpp"
 
 #include "simulator/pod_copy.hpp"
+#include "simulator/template_pod.hpp"
 
 #include <kdesched/node_fit.hpp>
 #include <kdesched/view.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -76,17 +78,30 @@ void ClusterActors::add_usage(const std::string& node, const std::string& ns, co
     model_.on_node_metric(d);
 }
 
-std::string ClusterActors::schedule(const kd_pod& raw, const std::string& only_node) {
+ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::string& only_node) {
     kd::Pod pod(&raw);
-    std::string best;
+    Placement best;
     double best_score = std::numeric_limits<double>::max();
+    std::map<std::string, int> why;  // failure reason → number of nodes, for the message
+    int considered = 0;
     for (const kd_node* n : model_.nodes()) {
         kd::Node node(n);
         if (!node.ready() || (!only_node.empty() && node.name() != only_node)) continue;
-        if (node.unschedulable() || !kd::pod_tolerates_node_taints(pod, node) ||
-            !kd::pod_matches_node_selector(pod, node))
+        ++considered;
+        if (node.unschedulable()) {
+            ++why["node(s) were unschedulable"];
             continue;
-        // Requests of the pods already there (finished pods hold nothing).
+        }
+        if (!kd::pod_tolerates_node_taints(pod, node)) {
+            ++why["node(s) had untolerated taint"];
+            continue;
+        }
+        if (!kd::pod_matches_node_selector(pod, node)) {
+            ++why["node(s) didn't match Pod's node affinity/selector"];
+            continue;
+        }
+        // Requests of the pods already there (finished pods hold nothing), and what unbound
+        // Reservations hold for their owners.
         std::map<std::string_view, int64_t> used;
         for (const kd_pod* other : model_.pods_on_node(node.name())) {
             kd::Pod o(other);
@@ -94,24 +109,83 @@ std::string ClusterActors::schedule(const kd_pod& raw, const std::string& only_n
             auto r = o.requests();
             for (size_t i = 0; i < r.size(); ++i) used[r.name(i)] += r.milli_at(i);
         }
+        for (const auto& [uid, r] : model_.reservations())
+            if (r.node_name == node.name() && r.phase == "Available" && r.current_owners.empty() && r.uid != pod.uid())
+                for (const auto& [res, milli] : r.template_.requests) used[res] += milli;
         auto want = pod.requests();
         auto alloc = node.allocatable();
-        bool fits = true;
-        for (size_t i = 0; i < want.size() && fits; ++i)
-            fits = want.milli_at(i) <= alloc.milli(want.name(i)) - used[want.name(i)];
-        if (!fits) continue;
+        std::string short_of;
+        for (size_t i = 0; i < want.size() && short_of.empty(); ++i)
+            if (want.milli_at(i) > alloc.milli(want.name(i)) - used[want.name(i)]) short_of = want.name(i);
+        if (!short_of.empty()) {
+            ++why["Insufficient " + short_of];
+            continue;
+        }
         // kube-scheduler's LeastAllocated: the lowest mean requested share of cpu and memory wins.
         double score = 0;
         for (std::string_view r : {std::string_view("cpu"), std::string_view("memory")}) {
             int64_t a = alloc.milli(r);
-            score += a > 0 ? double(used[r] + pod.requests().milli(r)) / double(a) : 1.0;
+            score += a > 0 ? double(used[r] + want.milli(r)) / double(a) : 1.0;
         }
         if (score < best_score) {
             best_score = score;
-            best = node.name();
+            best.node = node.name();
         }
     }
+    if (best.node.empty()) {
+        best.message = "0/" + std::to_string(considered) + " nodes are available";
+        std::string sep = ": ";
+        for (const auto& [reason, count] : why) {
+            best.message += sep + std::to_string(count) + " " + reason;
+            sep = ", ";
+        }
+        best.message += ".";
+    }
     return best;
+}
+
+const Reservation* ClusterActors::reservation_for(const kd_pod& raw) const {
+    kd::Pod pod(&raw);
+    auto controller = pod.controller();
+    for (const auto& [uid, r] : model_.reservations()) {
+        if (r.phase != "Available" || !r.current_owners.empty()) continue;
+        for (const auto& owner : r.owners) {
+            if (owner.controller && controller && owner.controller->uid == controller->uid()) return &r;
+            if (owner.object && owner.object->ns == pod.ns() && owner.object->name == pod.name()) return &r;
+        }
+    }
+    return nullptr;
+}
+
+void ClusterActors::schedule_reservations(int64_t now_ms) {
+    std::vector<std::string> pending;
+    for (const auto& [uid, r] : model_.reservations())
+        if (r.phase.empty() || r.phase == "Pending") pending.push_back(uid);
+    for (const auto& uid : pending) {
+        Reservation r = *model_.reservation(uid);
+        TemplatePod tp(r.template_, "", r.name);
+        Placement where = schedule(tp.pod(), "");
+        Condition scheduled{"Scheduled",
+                            where.node.empty() ? "False" : "True",
+                            where.node.empty() ? "Unschedulable" : "Scheduled",
+                            where.message,
+                            now_ms,
+                            now_ms};
+        auto it = std::find_if(r.conditions.begin(), r.conditions.end(),
+                               [](const Condition& c) { return c.type == "Scheduled"; });
+        if (it == r.conditions.end())
+            r.conditions.push_back(scheduled);
+        else if (it->status == scheduled.status)
+            it->message = scheduled.message, it->last_probe_ms = now_ms;
+        else
+            *it = scheduled;
+        if (!where.node.empty()) {
+            r.phase = "Available";
+            r.node_name = where.node;
+            r.conditions.push_back({"Ready", "True", "Available", "", now_ms, now_ms});
+        }
+        model_.on_reservation(std::move(r));
+    }
 }
 
 std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evictions, int64_t now_ms) {
@@ -129,8 +203,19 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
                 copy.controller_kind() == "StatefulSet" ? copy.name() : copy.controller_name() + "-" + next_suffix();
             std::string uid = "sim-" + std::to_string(now_ms) + "-" + std::to_string(counter_) + "-" + name;
             model_.on_pod(copy.replacement(name, uid, "", now_ms));
-            std::string only = copy.controller_kind() == "DaemonSet" ? copy.node() : "";
-            std::string target = schedule(*model_.pod_by_uid(uid), only);
+            const kd_pod* pending = model_.pod_by_uid(uid);
+            std::string target;
+            if (const Reservation* reserved = reservation_for(*pending)) {
+                // The scheduler binds the pod to the Reservation made for it (koord-scheduler).
+                Reservation bound = *reserved;
+                target = bound.node_name;
+                bound.current_owners.push_back({"v1", "Pod", copy.ns(), name, uid, "", ""});
+                if (bound.allocate_once) bound.phase = "Succeeded";
+                model_.on_reservation(std::move(bound));
+            } else {
+                std::string only = copy.controller_kind() == "DaemonSet" ? copy.node() : "";
+                target = schedule(*pending, only).node;
+            }
             if (!target.empty()) {
                 model_.on_pod(copy.replacement(name, uid, target, now_ms));
                 add_usage(target, copy.ns(), name, usage);

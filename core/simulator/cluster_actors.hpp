@@ -25,8 +25,20 @@ public:
     // koordlet reports: every NodeMetric is fresh at `now_ms`.
     void refresh_metrics(int64_t now_ms);
 
+    // koord-scheduler: places every pending Reservation (phase "" or Pending) on the
+    // least-allocated node its template fits — anti-affinity to the source node included — and
+    // sets phase Available, status.nodeName and condition Scheduled; or, when nothing fits,
+    // condition Scheduled=False, reason Unschedulable, with a kube-scheduler style message.
+    void schedule_reservations(int64_t now_ms);
+
 private:
-    std::string schedule(const kd_pod& pod, const std::string& only_node);
+    struct Placement {
+        std::string node;     // "" when no node fits
+        std::string message;  // why not, when no node fits
+    };
+    Placement schedule(const kd_pod& pod, const std::string& only_node);
+    // An Available, unbound Reservation made for this pod's controller (or for the pod itself).
+    const Reservation* reservation_for(const kd_pod& pod) const;
     std::vector<std::pair<std::string, int64_t>> take_usage(const std::string& node, const std::string& ns,
                                                             const std::string& name);
     void add_usage(const std::string& node, const std::string& ns, const std::string& name,

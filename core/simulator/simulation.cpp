@@ -28,11 +28,13 @@ public:
         explained_.clear();
     }
     void on_eviction(const EvictionRecord& r) override {
-        cycle_->evictions.push_back(
-            {r.pod, r.node, r.requested_by, r.reason, kd::evict_code_name(r.code), r.decided_by, r.detail});
+        kd::Pod pod(r.pod);
+        cycle_->evictions.push_back({pod.key(), std::string(pod.node_name()), std::string(r.requested_by),
+                                     std::string(r.reason), kd::evict_code_name(r.code), std::string(r.decided_by),
+                                     std::string(r.detail)});
         if (r.code != KD_EVICT_ACCEPTED && r.code != KD_EVICT_DRY_RUN)
-            explain(r.pod, r.decided_by.empty() ? r.requested_by : r.decided_by,
-                    r.detail.empty() ? kd::evict_code_name(r.code) : r.detail);
+            explain(pod.key(), std::string(r.decided_by.empty() ? r.requested_by : r.decided_by),
+                    r.detail.empty() ? kd::evict_code_name(r.code) : std::string(r.detail));
     }
     void on_filter_rejection(std::string_view, std::string_view, const kd_pod& pod, std::string_view filter,
                              std::string_view reason) override {
@@ -139,6 +141,7 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
         cycle.time_ms = now;
         observer.begin(&cycle);
         actors.refresh_metrics(now);
+        actors.schedule_reservations(now);
         {
             auto snap = model.snapshot(now);
             if (auto err = descheduler.run_cycle(snap->raw())) cycle.error = *err;

@@ -118,8 +118,8 @@ bool PhaseRunner::fits_any_target(const kd::Pod& pod, const std::vector<uint32_t
     return false;
 }
 
-bool PhaseRunner::continue_eviction(uint32_t src, const std::vector<int64_t>& total, bool prod,
-                                    DetectorCache& detectors) {
+const char* PhaseRunner::stop_reason(uint32_t src, const std::vector<int64_t>& total, bool prod,
+                                     DetectorCache& detectors) {
     const size_t n = pool.slots.thresholds;
     const int64_t* used = state.vec(src, prod ? PoolState::kProdUsage : PoolState::kUsage);
     const int64_t* high = state.vec(src, prod ? PoolState::kProdHigh : PoolState::kHigh);
@@ -127,26 +127,35 @@ bool PhaseRunner::continue_eviction(uint32_t src, const std::vector<int64_t>& to
         // Balanced: the node starts its anomaly count over.
         if (AnomalyDetector* d = detectors.find(kd::sv(state.nodes[src].node->name), cycle.now_ms()))
             d->reset(cycle.now_ms());
-        return false;
+        return "NodeBalanced";
     }
     for (size_t r = 0; r < n; ++r)
-        if (total[r] <= 0) return false;
-    return true;
+        if (total[r] <= 0) return "CapacityExhausted";
+    return nullptr;
 }
 
 void PhaseRunner::evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors) {
     const NodeEntry& node = state.nodes[src];
     const size_t n = pool.slots.thresholds;
-    for (const PodOrderKey& key : scratch.keys) {
-        if (!continue_eviction(src, total, prod, detectors)) break;
-        const PodEntry& entry = state.pods[key.pod];
+    for (size_t k = 0; k < scratch.keys.size(); ++k) {
+        if (const char* stop = stop_reason(src, total, prod, detectors)) {
+            for (; k < scratch.keys.size(); ++k) skipped(kd::Pod(state.pods[scratch.keys[k].pod].pod), stop);
+            break;
+        }
+        const PodEntry& entry = state.pods[scratch.keys[k].pod];
         kd::Pod pod(entry.pod);
-        if (!filter(cycle, pod)) continue;
+        if (const char* why = filter.rejection(cycle, pod)) {
+            if (std::string_view(why) != "Filter") skipped(pod, why);
+            continue;
+        }
         if (dry_run) {
             cycle.info("Evict pod in dry run mode pod=\"" + pod_ref(pod) + "\" node=\"" +
                        std::string(kd::sv(node.node->name)) + "\" nodePool=\"" + pool.name + "\"");
         } else {
-            if (limits.blocks(pod)) continue;
+            if (limits.blocks(pod)) {
+                skipped(pod, "LimitReached");
+                continue;
+            }
             overutilized_reason(scratch.reason, pool, state, src, prod);
             kd::EvictOutcome out = cycle.evict(pod, scratch.reason);
             limits.record(pod, out.code);
@@ -187,12 +196,21 @@ void PhaseRunner::run(const std::vector<uint32_t>& sources, const std::vector<ui
             const PodEntry& entry = state.pods[i];
             if (prod && entry.priority_class != PriorityClass::prod) continue;
             kd::Pod pod(entry.pod);
-            if (!filter(cycle, pod)) continue;
+            if (const char* why = filter.rejection(cycle, pod)) {
+                if (std::string_view(why) != "Filter") skipped(pod, why);
+                continue;
+            }
             if (node_fit) {
-                if (entry.metric < 0) continue;  // no usage to place on a target
+                if (entry.metric < 0) {  // no usage to place on a target
+                    skipped(pod, "NoPodMetric");
+                    continue;
+                }
                 const int64_t* usage = state.entry_usage(node, entry.metric);
                 std::copy(usage, usage + n, scratch.need.begin());
-                if (!fits_any_target(pod, targets)) continue;
+                if (!fits_any_target(pod, targets)) {
+                    skipped(pod, "NodeFit");
+                    continue;
+                }
             }
             scratch.removable.push_back(i);
         }

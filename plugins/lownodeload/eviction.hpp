@@ -95,7 +95,11 @@ struct PhaseRunner {
 private:
     bool fits_any_target(const kd::Pod& pod, const std::vector<uint32_t>& targets);
     bool passes_node_fit(const kd::Pod& pod, size_t t, const kd::Node& node);
-    bool continue_eviction(uint32_t src, const std::vector<int64_t>& total, bool prod, DetectorCache& detectors);
+    // nullptr while the source should go on giving up pods, else why it stops: "NodeBalanced" (no
+    // longer over its high threshold) or "CapacityExhausted" (the targets have no room left).
+    const char* stop_reason(uint32_t src, const std::vector<int64_t>& total, bool prod, DetectorCache& detectors);
+    // Tells the host why a candidate stays (`kdesched simulate --explain`).
+    void skipped(const kd::Pod& pod, const char* reason) const { cycle.report_pod(pod, "skipped", reason); }
     void evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors);
 };
 

@@ -19,6 +19,25 @@ int64_t detector_cache_ttl_ms(const LowNodeLoadArgs& args, int64_t interval_ms) 
     return ttl;
 }
 
+// The class names of kd_host.report.
+const char* bucket_name(Bucket b) {
+    switch (b) {
+        case Bucket::low:
+            return "low";
+        case Bucket::high:
+            return "high";
+        case Bucket::prod_low:
+            return "prodLow";
+        case Bucket::prod_high:
+            return "prodHigh";
+        case Bucket::both_low:
+            return "bothLow";
+        case Bucket::none:
+            break;
+    }
+    return "appropriate";
+}
+
 std::string quoted(std::string_view s) {
     std::string out = "\"";
     out.append(s);
@@ -91,6 +110,13 @@ void LowNodeLoad::log_criteria(const kd::Cycle& cycle, const Pool& pool, size_t 
     cycle.info(line);
 }
 
+void LowNodeLoad::report_nodes(const kd::Cycle& cycle, const Pool& pool) const {
+    // For the host's reports (`kdesched simulate`): which pool saw the node (the last one wins when
+    // pools overlap) and how it was classified. Nodes without usable metrics get no class.
+    for (const kd_node* n : pool_nodes_) cycle.report_node(kd::sv(n->name), "pool", pool.name);
+    for (const NodeEntry& n : state_.nodes) cycle.report_node(kd::sv(n.node->name), "class", bucket_name(n.bucket));
+}
+
 void LowNodeLoad::process_pool(kd::Cycle& cycle, const Pool& pool, kd::NodeRequestTotals& requests) {
     kd::Snapshot snap = cycle.snapshot();
     const int64_t now = cycle.now_ms();
@@ -112,9 +138,16 @@ void LowNodeLoad::process_pool(kd::Cycle& cycle, const Pool& pool, kd::NodeReque
     }
 
     // 2. Usage, absolute thresholds, classification.
-    state_.reset(pool.slots.size());
+    // Pods are a good guess for podsMetric entries (one each); the arrays only grow beyond it.
+    state_.reset(pool.slots.size(), pool_nodes_.size(), snap.raw()->pod_count);
     const int64_t expiration = args_.nodeMetricExpirationSeconds.value_or(kDefaultNodeMetricExpirationSeconds);
-    for (const kd_node* n : pool_nodes_) loader_.load(state_, snap, kd::Node(n), pool.slots, now, expiration);
+    // Every NodeMetric first, so that loading one node can prefetch the next one's entries.
+    pool_metrics_.clear();
+    const kd_snapshot* raw = snap.raw();
+    for (const kd_node* n : pool_nodes_) pool_metrics_.push_back(raw->node_metric(raw, n->name));
+    for (size_t i = 0; i < pool_nodes_.size(); ++i)
+        loader_.load(state_, kd::Node(pool_nodes_[i]), pool_metrics_[i],
+                     i + 1 < pool_nodes_.size() ? pool_metrics_[i + 1] : nullptr, snap, pool.slots, now, expiration);
     auto resolve = [&](size_t i) { loader_.resolve(state_, snap, i, pool.slots); };
     // Deviation thresholds average the prod usage of every node: it is needed everywhere.
     if (pool.deviation)
@@ -124,6 +157,7 @@ void LowNodeLoad::process_pool(kd::Cycle& cycle, const Pool& pool, kd::NodeReque
         if (!prod_settled_by_bounds(state_, i, pool.slots.thresholds)) resolve(i);
     classify(state_, pool.slots.thresholds, buckets_);
     log_criteria(cycle, pool, pool_nodes_.size());
+    report_nodes(cycle, pool);
 
     // 3.-4. Overloaded nodes, gated by the anomaly detectors (marked even if we stop below).
     if (buckets_.high.empty() && buckets_.prod_high.empty()) {

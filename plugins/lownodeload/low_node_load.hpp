@@ -47,6 +47,8 @@ private:
     void filter_abnormal(const Pool& pool, const std::vector<uint32_t>& nodes, DetectorCache& cache, int64_t now_ms,
                          std::vector<uint32_t>& out);
     void log_criteria(const kd::Cycle& cycle, const Pool& pool, size_t pool_nodes) const;
+    // Node facts for the host's reports: "pool" and "class" (high, low, prodHigh, prodLow, bothLow, appropriate).
+    void report_nodes(const kd::Cycle& cycle, const Pool& pool) const;
 
     Args args_;
     std::vector<Pool> pools_;
@@ -59,6 +61,7 @@ private:
     PoolState state_;
     Buckets buckets_;
     std::vector<const kd_node*> pool_nodes_;
+    std::vector<const kd_node_metric*> pool_metrics_;  // parallel to pool_nodes_
     std::vector<uint32_t> abnormal_, abnormal_prod_, node_targets_, prod_targets_;
     PhaseRunner::Scratch scratch_;
     EvictLimits limits_;

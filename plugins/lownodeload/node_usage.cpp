@@ -65,7 +65,15 @@ bool finished(const kd::Pod& p) {
 bool NodeUsageLoader::load(PoolState& state, const kd::Snapshot& snapshot, kd::Node node, const ResourceSlots& slots,
                            int64_t now_ms, int64_t expiration_seconds) {
     const kd_snapshot* raw = snapshot.raw();
-    const kd_node_metric* m = raw->node_metric(raw, kd::to_kd(node.name()));
+    return load(state, node, raw->node_metric(raw, kd::to_kd(node.name())), nullptr, snapshot, slots, now_ms,
+                expiration_seconds);
+}
+
+bool NodeUsageLoader::load(PoolState& state, kd::Node node, const kd_node_metric* m, const kd_node_metric* next,
+                           const kd::Snapshot& snapshot, const ResourceSlots& slots, int64_t now_ms,
+                           int64_t expiration_seconds) {
+    if (next)
+        for (size_t j = 0; j < next->pod_count && j < 8; ++j) __builtin_prefetch(metric_entry(next, j)->usage.items);
     if (!m || !m->has_node_metric || m->update_time_ms == 0) return false;
     // A huge expiration never expires (instead of overflowing the multiplication).
     if (expiration_seconds <= std::numeric_limits<int64_t>::max() / 1000 &&

@@ -26,6 +26,11 @@ public:
     // updateTime, or a metric at least `expiration_seconds` old at `now_ms`.
     bool load(PoolState& state, const kd::Snapshot& snapshot, kd::Node node, const ResourceSlots& slots, int64_t now_ms,
               int64_t expiration_seconds);
+    // The same with the node's NodeMetric already looked up (`metric`, may be null); `next` is the
+    // NodeMetric of the node loaded after this one (may be null), whose first entries are
+    // prefetched so that consecutive nodes overlap their cache misses.
+    bool load(PoolState& state, kd::Node node, const kd_node_metric* metric, const kd_node_metric* next,
+              const kd::Snapshot& snapshot, const ResourceSlots& slots, int64_t now_ms, int64_t expiration_seconds);
 
     // Lists the node's non-finished pods with their priority class, matches podsMetric entries to
     // them, and fills kProdUsage and the pod counts. Does nothing for a resolved node.

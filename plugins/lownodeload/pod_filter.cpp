@@ -27,8 +27,11 @@ bool PodFilter::selectors_match(const kd::Pod& pod) const {
                        [&](const kd::LabelSelector& s) { return s.matches(get); });
 }
 
-bool PodFilter::operator()(const kd::Cycle& cycle, const kd::Pod& pod) const {
-    return namespace_allowed(pod) && cycle.filter(pod).allowed && selectors_match(pod);
+const char* PodFilter::rejection(const kd::Cycle& cycle, const kd::Pod& pod) const {
+    if (!namespace_allowed(pod)) return "EvictableNamespaces";
+    if (!cycle.filter(pod).allowed) return "Filter";
+    if (!selectors_match(pod)) return "PodSelectors";
+    return nullptr;
 }
 
 }  // namespace kd::plugins::lownodeload

@@ -16,7 +16,10 @@ class PodFilter {
 public:
     explicit PodFilter(const LowNodeLoadArgs& args);
     // True when the pod may be a candidate. Calls the host's filter (only when the namespace passes).
-    bool operator()(const kd::Cycle& cycle, const kd::Pod& pod) const;
+    bool operator()(const kd::Cycle& cycle, const kd::Pod& pod) const { return rejection(cycle, pod) == nullptr; }
+    // Why the pod is not a candidate: "EvictableNamespaces", "Filter" (a filter plugin said no; the
+    // host knows which and why), "PodSelectors"; nullptr when it is one.
+    const char* rejection(const kd::Cycle& cycle, const kd::Pod& pod) const;
     // The namespace and podSelectors parts alone (no host call).
     bool namespace_allowed(const kd::Pod& pod) const;
     bool selectors_match(const kd::Pod& pod) const;

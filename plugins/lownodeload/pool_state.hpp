@@ -89,13 +89,20 @@ public:
     };
 
     // Empties the state for a pool with `slots` resource slots (capacity is kept).
-    void reset(size_t slots) {
+    // `nodes_hint`/`entries_hint`: expected node and podsMetric entry (≈ pod) counts, reserved up
+    // front so that the first cycle does not copy the arrays over and over while they grow.
+    void reset(size_t slots, size_t nodes_hint = 0, size_t entries_hint = 0) {
         slots_ = slots;
         nodes.clear();
         pods.clear();
         values_.clear();
         entry_values.clear();
         entry_present.clear();
+        nodes.reserve(nodes_hint);
+        pods.reserve(entries_hint);  // only resolved nodes add pods; untouched capacity costs no page
+        values_.reserve(nodes_hint * kVectors * slots);
+        entry_values.reserve(entries_hint * slots);
+        entry_present.reserve(entries_hint * slots);
     }
     size_t slots() const { return slots_; }
 

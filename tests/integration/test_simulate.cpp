@@ -74,6 +74,23 @@ TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", 
     CHECK(cycles[6]["evictions"].Size() == 0);
 }
 
+TEST_CASE("with --explain, every considered pod that stayed, with the plugin and the reason code", "[simulate]") {
+    auto doc = simulate_json("--cycles 6 --explain");
+    const auto& explain = doc["cycles"][5]["explain"];
+    std::vector<std::string> lines;
+    for (const auto& e : explain.GetArray())
+        lines.push_back(str(e, "pod") + " " + str(e, "plugin") + " " + str(e, "reason"));
+    REQUIRE(lines.size() == 7);
+    CHECK(lines[0] == "kube-system/kube-proxy-b3682 LowNodeLoad EvictableNamespaces");
+    for (size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::EndsWith(" LowNodeLoad NodeBalanced"));
+    CHECK_THAT(lines[6], Catch::StartsWith("shop/cache-0 "));
+    // Nodes carry the pool and class LowNodeLoad gave them.
+    const auto& node1 = doc["cycles"][5]["nodes"][0];
+    CHECK(str(node1, "pool") == "__default_node_pool__");
+    CHECK(str(node1, "class") == "high");
+    CHECK(str(doc["cycles"][5]["nodes"][1], "class") == "bothLow");
+}
+
 TEST_CASE("the same input gives byte-identical JSON", "[simulate]") {
     std::string args = " simulate --output json --explain --cycles 4 --config " +
                        quote(kExamples + "/two-pools.profile.yaml") + " --cluster " +

@@ -92,9 +92,20 @@ struct RecordingWriter : ClusterWriter {
     }
 };
 
+// An EvictionRecord kept past the callback (the record's views are not).
+struct Recorded {
+    std::string profile, requested_by, pod, node, reason;
+    kd_evict_code code;
+    std::string decided_by, detail;
+};
+
 struct RecordingObserver : RunObserver {
-    std::vector<EvictionRecord> records;
-    void on_eviction(const EvictionRecord& r) override { records.push_back(r); }
+    std::vector<Recorded> records;
+    void on_eviction(const EvictionRecord& r) override {
+        kd::Pod p(r.pod);
+        records.push_back({std::string(r.profile), std::string(r.requested_by), p.key(), std::string(p.node_name()),
+                           std::string(r.reason), r.code, std::string(r.decided_by), std::string(r.detail)});
+    }
 };
 
 PluginCatalog catalog_with_fixtures() {

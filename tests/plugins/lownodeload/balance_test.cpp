@@ -235,3 +235,20 @@ TEST_CASE("balance: a pods threshold counts pods and subtracts one per eviction"
                                               "node is overutilized, node pods usage(21.82%)>threshold(20.00%)",
                                               "node is overutilized, node pods usage(20.91%)>threshold(20.00%)"});
 }
+
+TEST_CASE("balance: node pool and class, and why candidates stayed, are reported to the host", "[balance]") {
+    Cluster c = three_nodes();
+    c.b.node("n4").allocatable("cpu", "10");  // no NodeMetric: a pool member without a class
+    FakeHost host;
+    auto plugin = host.instantiate<LowNodeLoad>(kArgs);
+    plugin.balance(c.b.build());
+    CHECK(host.reports() ==
+          std::vector<std::string>{"node n1 pool=__default_node_pool__", "node n2 pool=__default_node_pool__",
+                                   "node n3 pool=__default_node_pool__", "node n4 pool=__default_node_pool__",
+                                   "node n1 class=high", "node n2 class=bothLow", "node n3 class=prodLow",
+                                   // candidates on the source that fit no target, then those left once it was balanced
+                                   "pod default/hot-7 skipped=NodeFit", "pod default/hot-8 skipped=NodeFit",
+                                   "pod default/hot-2 skipped=NodeBalanced", "pod default/hot-3 skipped=NodeBalanced",
+                                   "pod default/hot-4 skipped=NodeBalanced", "pod default/hot-5 skipped=NodeBalanced",
+                                   "pod default/hot-6 skipped=NodeBalanced"});
+}
