@@ -26,7 +26,7 @@ inline uint64_t fast_hash(const void* data, size_t n) {
         n -= 8;
     }
     uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
+    if (n) std::memcpy(&tail, p, n);  // an empty view may have a null data pointer
     return mix(h ^ tail, 0xE7037ED1A0B428DBULL);
 }
 

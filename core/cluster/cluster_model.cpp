@@ -621,19 +621,43 @@ const Secret* ClusterModel::secret(std::string_view ns, std::string_view name) c
     return nullptr;
 }
 
+namespace {
+
+// The few owned kinds (PodMigrationJob, Reservation) share their storage rules: keyed by UID,
+// one derived from kind and name when the object has none.
+template <class T>
+void upsert(std::map<std::string, T, std::less<>>& objects, T obj, const char* kind) {
+    if (obj.uid.empty()) obj.uid = std::string(kind) + "/" + obj.name;
+    std::string uid = obj.uid;
+    objects[uid] = std::move(obj);
+}
+
+template <class T>
+const T* find_uid(const std::map<std::string, T, std::less<>>& objects, std::string_view uid) {
+    auto it = objects.find(uid);
+    return it == objects.end() ? nullptr : &it->second;
+}
+
+template <class T>
+bool erase_uid(std::map<std::string, T, std::less<>>& objects, std::string_view uid) {
+    auto it = objects.find(uid);
+    if (it == objects.end()) return false;
+    objects.erase(it);
+    return true;
+}
+
+}  // namespace
+
 void ClusterModel::on_migration_job(PodMigrationJob job) {
-    if (job.uid.empty()) job.uid = "PodMigrationJob/" + job.name;
-    std::string uid = job.uid;
-    jobs_[uid] = std::move(job);
+    upsert(jobs_, std::move(job), "PodMigrationJob");
 }
 
 bool ClusterModel::delete_migration_job(std::string_view uid) {
-    return jobs_.erase(std::string(uid)) > 0;
+    return erase_uid(jobs_, uid);
 }
 
 const PodMigrationJob* ClusterModel::migration_job(std::string_view uid) const {
-    auto it = jobs_.find(std::string(uid));
-    return it == jobs_.end() ? nullptr : &it->second;
+    return find_uid(jobs_, uid);
 }
 
 std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod(std::string_view pod_uid) const {
@@ -652,18 +676,15 @@ std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod_name(st
 }
 
 void ClusterModel::on_reservation(Reservation r) {
-    if (r.uid.empty()) r.uid = "Reservation/" + r.name;
-    std::string uid = r.uid;
-    reservations_[uid] = std::move(r);
+    upsert(reservations_, std::move(r), "Reservation");
 }
 
 bool ClusterModel::delete_reservation(std::string_view uid) {
-    return reservations_.erase(std::string(uid)) > 0;
+    return erase_uid(reservations_, uid);
 }
 
 const Reservation* ClusterModel::reservation(std::string_view uid) const {
-    auto it = reservations_.find(std::string(uid));
-    return it == reservations_.end() ? nullptr : &it->second;
+    return find_uid(reservations_, uid);
 }
 
 const Reservation* ClusterModel::reservation_by_name(std::string_view name) const {

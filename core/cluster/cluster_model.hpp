@@ -104,8 +104,8 @@ public:
     // Iteration (stable order: by insertion).
     std::vector<const kd_pod*> pods() const;
     std::vector<const kd_node*> nodes() const;
-    const std::map<std::string, PodMigrationJob>& migration_jobs() const { return jobs_; }
-    const std::map<std::string, Reservation>& reservations() const { return reservations_; }
+    const std::map<std::string, PodMigrationJob, std::less<>>& migration_jobs() const { return jobs_; }
+    const std::map<std::string, Reservation, std::less<>>& reservations() const { return reservations_; }
     const std::map<std::string_view, Workload>& workloads() const { return workloads_; }
     const std::map<std::string, PodDisruptionBudget>& pdbs() const { return pdbs_; }
     const std::map<std::string, Namespace>& namespaces() const { return namespaces_; }
@@ -188,8 +188,8 @@ private:
     std::map<std::string, PodDisruptionBudget> pdbs_;
     std::map<std::string, Namespace> namespaces_;
     std::map<std::string, Secret> secrets_;
-    std::map<std::string, PodMigrationJob> jobs_;  // by UID
-    std::map<std::string, Reservation> reservations_;
+    std::map<std::string, PodMigrationJob, std::less<>> jobs_;  // by UID
+    std::map<std::string, Reservation, std::less<>> reservations_;
 
     friend class ClusterSnapshot;
 };

@@ -11,9 +11,11 @@ using namespace kd::core;
 
 namespace {
 
+// Drafts hold views: the strings they point at must outlive the on_* call.
 void add_node(ClusterModel& m, const std::string& name, int64_t cpu_milli) {
+    std::string uid = "uid-" + name;
     NodeDraft n;
-    n.meta.uid = "uid-" + name;
+    n.meta.uid = uid;
     n.meta.name = name;
     n.allocatable = {{"cpu", cpu_milli}, {"memory", 8LL * 1024 * 1024 * 1024 * 1000}};
     m.on_node(n);
@@ -21,8 +23,9 @@ void add_node(ClusterModel& m, const std::string& name, int64_t cpu_milli) {
 
 void add_pod(ClusterModel& m, const std::string& name, const std::string& node, int64_t cpu_milli,
              const std::string& owner_kind = "ReplicaSet") {
+    std::string uid = "uid-" + name;
     PodDraft d;
-    d.meta.uid = "uid-" + name;
+    d.meta.uid = uid;
     d.meta.ns = "shop";
     d.meta.name = name;
     d.meta.owners.push_back({"apps/v1", owner_kind, "web-rs", "rs-uid", true});

@@ -38,7 +38,8 @@ std::vector<std::string> names(const std::vector<const kd_pod*>& pods) {
     return out;
 }
 
-NodeDraft node_draft(const std::string& name, const std::string& uid) {
+// Views of string literals: drafts hold views, and literals outlive every call.
+NodeDraft node_draft(std::string_view name, std::string_view uid) {
     NodeDraft n;
     n.meta.uid = uid;
     n.meta.name = name;
