@@ -47,7 +47,17 @@ ClusterModel::ClusterModel()
     : pod_index_([this](uint32_t s) { return pod_uid_hash(s); }, [this] { return pod_slot_count(); },
                  [this](uint32_t s) { return pod_slots_[s].alive(); }),
       pod_name_index_([this](uint32_t s) { return pod_name_hash(s); }, [this] { return pod_slot_count(); },
-                      [this](uint32_t s) { return pod_slots_[s].alive(); }) {}
+                      [this](uint32_t s) { return pod_slots_[s].alive(); }),
+      workload_index_([this](uint32_t s) { return hash_sv(workload_slots_[s].uid); },
+                      [this] { return static_cast<uint32_t>(workload_slots_.size()); },
+                      [this](uint32_t s) { return !workload_slots_[s].kind.empty(); }),
+      workload_name_index_(
+          [this](uint32_t s) {
+              const Workload& w = workload_slots_[s];
+              return workload_name_hash(w.kind, w.ns, w.name);
+          },
+          [this] { return static_cast<uint32_t>(workload_slots_.size()); },
+          [this](uint32_t s) { return !workload_slots_[s].kind.empty(); }) {}
 
 uint32_t ClusterModel::pod_slot_count() const {
     return static_cast<uint32_t>(pod_slots_.size());
@@ -549,16 +559,35 @@ std::string uid_or(std::string_view uid, std::string_view kind, std::string_view
 
 }  // namespace
 
+size_t ClusterModel::workload_name_hash(std::string_view kind, std::string_view ns, std::string_view name) {
+    return hash_ns_name(ns, name) * 31 ^ hash_sv(kind);
+}
+
+uint32_t ClusterModel::find_workload_slot(std::string_view uid) const {
+    return workload_index_.find(hash_sv(uid), [&](uint32_t s) { return workload_slots_[s].uid == uid; });
+}
+
 void ClusterModel::on_workload(const WorkloadDraft& d) {
     std::string derived = d.meta.uid.empty() ? uid_or(d.meta.uid, d.kind, d.meta.ns, d.meta.name) : "";
     std::string_view uid = d.meta.uid.empty() ? std::string_view(derived) : d.meta.uid;
-    auto it = workloads_.find(uid);
-    Workload w;
-    w.uid = it != workloads_.end() ? it->second.uid : workload_text_.copy(uid);
+    uint32_t slot = find_workload_slot(uid);
+    bool existing = slot != SlotIndex::kNone;
+    if (existing) {
+        const Workload& old = workload_slots_[slot];
+        workload_name_index_.erase(workload_name_hash(old.kind, old.ns, old.name), slot);
+    } else if (!free_workload_slots_.empty()) {
+        slot = free_workload_slots_.back();
+        free_workload_slots_.pop_back();
+    } else {
+        slot = static_cast<uint32_t>(workload_slots_.size());
+        workload_slots_.emplace_back();
+    }
+    Workload& w = workload_slots_[slot];
+    if (!existing) w.uid = workload_text_.copy(uid);
+    if (!existing || w.name != d.meta.name) w.name = workload_text_.copy(d.meta.name);
     w.kind = view(intern(d.kind));
     w.ns = view(intern(d.meta.ns));
-    w.name =
-        it != workloads_.end() && it->second.name == d.meta.name ? it->second.name : workload_text_.copy(d.meta.name);
+    w.controller_kind = w.controller_name = w.controller_uid = {};
     for (const auto& o : d.meta.owners) {
         if (!o.controller) continue;
         w.controller_kind = view(intern(o.kind));
@@ -567,23 +596,33 @@ void ClusterModel::on_workload(const WorkloadDraft& d) {
     }
     w.replicas = d.replicas;
     w.ready_replicas = d.ready_replicas;
-    workloads_[w.uid] = w;
+    if (!existing) workload_index_.insert(hash_sv(w.uid), slot);
+    workload_name_index_.insert(workload_name_hash(w.kind, w.ns, w.name), slot);
 }
 
 bool ClusterModel::delete_workload(std::string_view uid) {
-    return workloads_.erase(uid) > 0;
+    uint32_t slot = find_workload_slot(uid);
+    if (slot == SlotIndex::kNone) return false;
+    Workload& w = workload_slots_[slot];
+    workload_index_.erase(hash_sv(w.uid), slot);
+    workload_name_index_.erase(workload_name_hash(w.kind, w.ns, w.name), slot);
+    w = Workload{};  // empty kind marks a free slot
+    free_workload_slots_.push_back(slot);
+    return true;
 }
 
 const Workload* ClusterModel::workload_by_uid(std::string_view uid) const {
-    auto it = workloads_.find(uid);
-    return it == workloads_.end() ? nullptr : &it->second;
+    uint32_t slot = find_workload_slot(uid);
+    return slot == SlotIndex::kNone ? nullptr : &workload_slots_[slot];
 }
 
 const Workload* ClusterModel::workload_by_name(std::string_view kind, std::string_view ns,
                                                std::string_view name) const {
-    for (const auto& [uid, w] : workloads_)
-        if (w.kind == kind && w.ns == ns && w.name == name) return &w;
-    return nullptr;
+    uint32_t slot = workload_name_index_.find(workload_name_hash(kind, ns, name), [&](uint32_t s) {
+        const Workload& w = workload_slots_[s];
+        return w.name == name && w.ns == ns && w.kind == kind;
+    });
+    return slot == SlotIndex::kNone ? nullptr : &workload_slots_[slot];
 }
 
 void ClusterModel::on_pdb(const PodDisruptionBudgetDraft& d) {

@@ -106,7 +106,6 @@ public:
     std::vector<const kd_node*> nodes() const;
     const std::map<std::string, PodMigrationJob, std::less<>>& migration_jobs() const { return jobs_; }
     const std::map<std::string, Reservation, std::less<>>& reservations() const { return reservations_; }
-    const std::map<std::string_view, Workload>& workloads() const { return workloads_; }
     const std::map<std::string, PodDisruptionBudget>& pdbs() const { return pdbs_; }
     const std::map<std::string, Namespace>& namespaces() const { return namespaces_; }
 
@@ -137,6 +136,8 @@ private:
     void compact_unique_text_if_mostly_garbage();
     size_t pod_uid_hash(uint32_t slot) const;
     uint32_t pod_slot_count() const;
+    static size_t workload_name_hash(std::string_view kind, std::string_view ns, std::string_view name);
+    uint32_t find_workload_slot(std::string_view uid) const;
     size_t pod_name_hash(uint32_t slot) const;
 
     StringPool strings_;
@@ -183,8 +184,11 @@ private:
 
     std::unordered_map<std::string, std::unique_ptr<MetricRecord>> metrics_;  // by node name
 
-    std::map<std::string_view, Workload> workloads_;  // by UID
-    TextArena workload_text_;                         // workload UIDs and names (few deletions: not compacted)
+    std::deque<Workload> workload_slots_;  // a free slot has an empty kind
+    std::vector<uint32_t> free_workload_slots_;
+    SlotIndex workload_index_;       // by UID
+    SlotIndex workload_name_index_;  // by kind/namespace/name
+    TextArena workload_text_;        // workload UIDs and names (few deletions: not compacted)
     std::map<std::string, PodDisruptionBudget> pdbs_;
     std::map<std::string, Namespace> namespaces_;
     std::map<std::string, Secret> secrets_;

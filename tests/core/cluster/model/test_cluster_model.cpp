@@ -206,6 +206,17 @@ TEST_CASE("workloads, migration jobs and reservations are kept and looked up", "
     CHECK(w->controller_uid == "dep-uid");
     CHECK(w->replicas == 3);
     CHECK(m.workload_by_name("ReplicaSet", "default", "web-abc") == w);
+    CHECK(m.workload_by_name("Deployment", "default", "web-abc") == nullptr);
+    // An update by UID may rename; the name index follows.
+    rs.meta.name = "web-def";
+    rs.replicas = 5;
+    m.on_workload(rs);
+    CHECK(m.workload_by_name("ReplicaSet", "default", "web-abc") == nullptr);
+    REQUIRE(m.workload_by_name("ReplicaSet", "default", "web-def"));
+    CHECK(m.workload_by_uid("rs-uid")->replicas == 5);
+    CHECK(m.delete_workload("rs-uid"));
+    CHECK(m.workload_by_uid("rs-uid") == nullptr);
+    CHECK(m.workload_by_name("ReplicaSet", "default", "web-def") == nullptr);
 
     PodMigrationJob job;
     job.uid = "job-1";
