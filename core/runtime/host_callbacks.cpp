@@ -39,18 +39,56 @@ void evict_cb(const kd_host*, const kd_call* call, const kd_pod* pod, const kd_e
     scope.profile->evictor().evict(scope, *pod, *options, *out);
 }
 
-kd_status evict_pod_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason, kd_error_sink* err) {
-    auto* inst = static_cast<PluginInstance*>(self->host_data);
-    HostContext& ctx = inst->owner().context();
-    if (!ctx.writer) {
-        std::string m = "no cluster back end is attached to this run";
-        err->set(err, m.data(), m.size());
-        return KD_ERROR;
-    }
-    std::string failure = ctx.writer->evict_pod(*pod, kd::sv(reason), kd::sv(call->plugin));
+// Runs one cluster write on the run's back end, turning its answer into a status and message.
+template <class Write>
+kd_status cluster_write(const kd_host* self, kd_error_sink* err, Write&& write) {
+    HostContext& ctx = static_cast<PluginInstance*>(self->host_data)->owner().context();
+    std::string failure = ctx.writer ? write(*ctx.writer) : "no cluster back end is attached to this run";
     if (failure.empty()) return KD_OK;
     err->set(err, failure.data(), failure.size());
     return KD_ERROR;
+}
+
+kd_status evict_pod_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason, kd_error_sink* err) {
+    return cluster_write(self, err,
+                         [&](ClusterWriter& w) { return w.evict_pod(*pod, kd::sv(reason), kd::sv(call->plugin)); });
+}
+
+kd_status create_cb(const kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err) {
+    return cluster_write(self, err,
+                         [&](ClusterWriter& w) { return w.create_object(kd::sv(json), kd::sv(call->plugin)); });
+}
+
+kd_status update_cb(const kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err) {
+    return cluster_write(self, err,
+                         [&](ClusterWriter& w) { return w.update_object(kd::sv(json), kd::sv(call->plugin)); });
+}
+
+kd_status delete_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str ns, kd_str name, kd_error_sink* err) {
+    return cluster_write(self, err, [&](ClusterWriter& w) {
+        return w.delete_object(kd::sv(kind), kd::sv(ns), kd::sv(name), kd::sv(call->plugin));
+    });
+}
+
+kd_status delete_pod_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason,
+                        kd_error_sink* err) {
+    return cluster_write(self, err,
+                         [&](ClusterWriter& w) { return w.delete_pod(*pod, kd::sv(reason), kd::sv(call->plugin)); });
+}
+
+kd_status annotate_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str key, kd_str value,
+                      kd_error_sink* err) {
+    return cluster_write(self, err, [&](ClusterWriter& w) {
+        return w.annotate_pod(*pod, kd::sv(key), kd::sv(value), kd::sv(call->plugin));
+    });
+}
+
+void event_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str ns, kd_str name, kd_str type, kd_str reason,
+              kd_str action, kd_str message) {
+    HostContext& ctx = static_cast<PluginInstance*>(self->host_data)->owner().context();
+    if (ctx.writer)
+        ctx.writer->record_event(kd::sv(kind), kd::sv(ns), kd::sv(name), kd::sv(type), kd::sv(reason), kd::sv(action),
+                                 kd::sv(message), kd::sv(call->plugin));
 }
 
 void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str subject, kd_str key, kd_str value) {
@@ -74,6 +112,12 @@ kd_host make_host(PluginInstance* instance) {
     h.evict = &evict_cb;
     h.evict_pod = &evict_pod_cb;
     h.report = &report_cb;
+    h.create_object = &create_cb;
+    h.update_object = &update_cb;
+    h.delete_object = &delete_cb;
+    h.delete_pod = &delete_pod_cb;
+    h.annotate_pod = &annotate_cb;
+    h.record_event = &event_cb;
     return h;
 }
 

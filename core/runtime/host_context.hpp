@@ -11,12 +11,24 @@
 
 namespace kd::core {
 
-// The cluster writes plugins can ask for. Two back ends: the simulator and the API server.
+// The cluster writes plugins can ask for (kd_host's write callbacks). Two back ends: the
+// simulator and the API server. Each returns "" or the error; `plugin` is the plugin that asked.
 class ClusterWriter {
 public:
     virtual ~ClusterWriter() = default;
-    // Evicts the pod (policy/v1 Eviction; the simulator deletes it). Returns "" or the error.
+    // Evicts the pod (policy/v1 Eviction; the simulator deletes it).
     virtual std::string evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) = 0;
+    // PodMigrationJob / Reservation in their JSON wire form.
+    virtual std::string create_object(std::string_view json, std::string_view plugin);
+    virtual std::string update_object(std::string_view json, std::string_view plugin);
+    virtual std::string delete_object(std::string_view kind, std::string_view ns, std::string_view name,
+                                      std::string_view plugin);
+    virtual std::string delete_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin);
+    virtual std::string annotate_pod(const kd_pod& pod, std::string_view key, std::string_view value,
+                                     std::string_view plugin);
+    virtual void record_event(std::string_view kind, std::string_view ns, std::string_view name, std::string_view type,
+                              std::string_view reason, std::string_view action, std::string_view message,
+                              std::string_view plugin);
 };
 
 // One eviction request and what became of it. Views and the pod are valid during the

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <variant>
 
 namespace kd::core {
 
@@ -226,6 +227,51 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
         moves.push_back(std::move(move));
     }
     return moves;
+}
+
+std::vector<PodMove> ClusterActors::apply(const CycleWrites& writes, int64_t now_ms) {
+    for (const auto& [kind, name] : writes.deletions) {
+        if (kind == "Reservation") {
+            if (const Reservation* r = model_.reservation_by_name(name)) model_.delete_reservation(std::string(r->uid));
+        } else {
+            for (const auto& [uid, j] : model_.migration_jobs())
+                if (j.name == name) {
+                    model_.delete_migration_job(std::string(uid));
+                    break;
+                }
+        }
+    }
+    for (const auto& obj : writes.upserts) {
+        std::visit(
+            [&](auto o) {
+                using T = std::decay_t<decltype(o)>;
+                // The API server fills what a created object lacks; an update keeps the stored ones.
+                const std::string prefix = std::is_same_v<T, PodMigrationJob> ? "sim-pmj-" : "sim-reservation-";
+                if (o.uid.empty()) {
+                    const T* existing = nullptr;
+                    if constexpr (std::is_same_v<T, PodMigrationJob>) {
+                        for (const auto& [uid, j] : model_.migration_jobs())
+                            if (j.name == o.name) existing = &j;
+                    } else {
+                        existing = model_.reservation_by_name(o.name);
+                    }
+                    o.uid = existing ? existing->uid : prefix + std::to_string(++counter_);
+                    if (existing && o.creation_ms == 0) o.creation_ms = existing->creation_ms;
+                }
+                if (o.creation_ms == 0) o.creation_ms = now_ms;
+                if constexpr (std::is_same_v<T, PodMigrationJob>)
+                    model_.on_migration_job(std::move(o));
+                else
+                    model_.on_reservation(std::move(o));
+            },
+            obj);
+    }
+    for (const auto& a : writes.annotations)
+        if (const kd_pod* pod = model_.pod_by_uid(a.uid)) {
+            PodCopy copy(*pod);
+            model_.on_pod(copy.annotated(a.key, a.value));
+        }
+    return apply(writes.evictions, now_ms);
 }
 
 void ClusterActors::refresh_metrics(int64_t now_ms) {

@@ -22,6 +22,11 @@ public:
     // from the old node's NodeMetric to the new node's. Returns what moved where.
     std::vector<PodMove> apply(const std::vector<QueuedEviction>& evictions, int64_t now_ms);
 
+    // Applies the rest of a cycle's writes, before its evictions: deleted and created/updated
+    // PodMigrationJobs and Reservations (a UID and creation time are given to new ones), pod
+    // annotations. Returns the pod moves of apply(writes.evictions).
+    std::vector<PodMove> apply(const CycleWrites& writes, int64_t now_ms);
+
     // koordlet reports: every NodeMetric is fresh at `now_ms`.
     void refresh_metrics(int64_t now_ms);
 

@@ -17,6 +17,10 @@ const char* qos_name(kd_qos_class q) {
 
 PodCopy::PodCopy(const kd_pod& raw) {
     kd::Pod p(&raw);
+    uid_ = p.uid();
+    creation_ms_ = p.creation_ms();
+    static const char* const kPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
+    phase_ = kPhases[p.phase() <= KD_POD_UNKNOWN ? p.phase() : KD_POD_UNKNOWN];
     ns_ = p.ns();
     name_ = p.name();
     node_ = p.node_name();
@@ -101,6 +105,16 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
         d.conditions.push_back({"Ready", "True", "", ""});
     }
     return d;
+}
+
+const PodDraft& PodCopy::annotated(const std::string& key, const std::string& value) {
+    replacement(name_, uid_, node_, creation_ms_);
+    draft_.phase = phase_;
+    bool replaced = false;
+    for (auto& [k, v] : draft_.meta.annotations)
+        if (k == key) v = value, replaced = true;
+    if (!replaced) draft_.meta.annotations.emplace_back(key, value);
+    return draft_;
 }
 
 }  // namespace kd::core

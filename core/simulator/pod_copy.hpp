@@ -24,6 +24,9 @@ public:
     const PodDraft& replacement(const std::string& name, const std::string& uid, const std::string& node,
                                 int64_t now_ms);
 
+    // The same pod (name, UID, node, creation) with one annotation set: a merge patch.
+    const PodDraft& annotated(const std::string& key, const std::string& value);
+
     const std::string& ns() const { return ns_; }
     const std::string& name() const { return name_; }
     const std::string& node() const { return node_; }
@@ -33,7 +36,8 @@ public:
 
 private:
     using KV = std::pair<std::string, std::string>;
-    std::string ns_, name_, node_, scheduler_, priority_class_, qos_;
+    std::string uid_, ns_, name_, node_, scheduler_, priority_class_, qos_, phase_;
+    int64_t creation_ms_ = 0;
     std::optional<int32_t> priority_;
     uint32_t flags_ = 0;
     std::vector<KV> labels_, annotations_, node_selector_;

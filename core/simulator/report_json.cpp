@@ -119,6 +119,21 @@ void write_json(std::ostream& out, const SimulationReport& report) {
             w.EndObject();
         }
         w.EndArray();
+        w.Key("events");
+        w.StartArray();
+        for (const auto& e : c.events) {
+            w.StartObject();
+            field(w, "kind", e.kind);
+            field(w, "namespace", e.ns);
+            field(w, "name", e.name);
+            field(w, "type", e.type);
+            field(w, "reason", e.reason);
+            field(w, "action", e.action);
+            field(w, "message", e.message);
+            field(w, "reportingPlugin", e.plugin);
+            w.EndObject();
+        }
+        w.EndArray();
         if (report.explain) {
             w.Key("explain");
             w.StartArray();

@@ -81,6 +81,13 @@ void write_table(std::ostream& out, const SimulationReport& report) {
                                 j.passed_arbitration ? "passed arbitration" : "", j.message});
             print_rows(out, jobs, "    ");
         }
+        if (!c.events.empty()) {
+            out << "  events:\n";
+            std::vector<std::vector<std::string>> ev;
+            for (const auto& e : c.events)
+                ev.push_back({e.type, e.reason, e.kind + " " + (e.ns.empty() ? "" : e.ns + "/") + e.name, e.message});
+            print_rows(out, ev, "    ");
+        }
         if (report.explain && !c.explain.empty()) {
             out << "  not evicted (--explain):\n";
             std::vector<std::vector<std::string>> ex;

@@ -123,7 +123,7 @@ int64_t simulation_start_ms(const ClusterModel& model) {
 
 SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterModel& model,
                           const SimulationOptions& options) {
-    SimulatedWriter writer;
+    SimulatedWriter writer(model);
     SimulationObserver observer(options.explain);
     Descheduler descheduler(config, catalog, &writer, &observer);
     ClusterActors actors(model);
@@ -147,7 +147,9 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
             if (auto err = descheduler.run_cycle(snap->raw())) cycle.error = *err;
         }
         cycle.nodes = node_reports(model, observer);
-        cycle.moves = actors.apply(writer.take(), now);
+        CycleWrites writes = writer.take();
+        cycle.moves = actors.apply(writes, now);
+        cycle.events = std::move(writes.events);
         cycle.migration_jobs = job_reports(model);
     }
     return report;

@@ -37,6 +37,11 @@ struct PodMove {
     std::string pod, from, replacement, to;
 };
 
+// A Kubernetes Event a plugin recorded.
+struct EventReport {
+    std::string kind, ns, name, type, reason, action, message, plugin;
+};
+
 // A candidate that was considered and not evicted, and what stopped it.
 struct ExplainEntry {
     std::string pod, plugin, reason;
@@ -50,6 +55,7 @@ struct CycleReport {
     std::vector<EvictionReport> evictions;
     std::vector<MigrationJobReport> migration_jobs;
     std::vector<PodMove> moves;
+    std::vector<EventReport> events;
     std::vector<ExplainEntry> explain;
 };
 

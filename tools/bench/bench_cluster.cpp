@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
             long after = resident_bytes();
             double mb = double(loaded.bytes) / 1e6;
 
-            kd::core::SimulatedWriter writer;
+            kd::core::SimulatedWriter writer(*model);
             CountingObserver observer;
             kd::core::Descheduler descheduler(config, catalog, &writer, &observer);
             double best_snapshot = 1e300, best_cycle = 1e300;

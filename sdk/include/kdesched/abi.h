@@ -367,6 +367,28 @@ typedef struct kd_host {
      * appropriate), pod "skipped" (a reason code: why a candidate was not evicted). Copied. */
     void (*report)(const struct kd_host* self, const kd_call* call, kd_str subject_kind, kd_str subject, kd_str key,
                    kd_str value);
+
+    /* Cluster writes, through the same back end as evict_pod (the simulator or the API server).
+     * The simulator applies them once the cycle's hooks have run, as a live cluster's informers
+     * would show them on the next cycle. Every string is copied. Each returns KD_ERROR with a
+     * message in `err` when the write is refused (malformed object, unknown kind, missing pod). */
+    /* Creates an object from its JSON wire form (apiVersion, kind, metadata, spec[, status]).
+     * Kinds: scheduling.koordinator.sh/v1alpha1 PodMigrationJob and Reservation. */
+    kd_status (*create_object)(const struct kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err);
+    /* Replaces an existing object (same kinds; matched by kind and metadata.name), status included. */
+    kd_status (*update_object)(const struct kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err);
+    /* Deletes an object by kind and name (namespace empty for cluster-scoped kinds). */
+    kd_status (*delete_object)(const struct kd_host* self, const kd_call* call, kd_str kind, kd_str namespace_,
+                               kd_str name, kd_error_sink* err);
+    /* Deletes the pod (DELETE, no eviction API: no PDB check). */
+    kd_status (*delete_pod)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason,
+                            kd_error_sink* err);
+    /* Sets annotation `key` to `value` on the pod (a merge patch). */
+    kd_status (*annotate_pod)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str key,
+                              kd_str value, kd_error_sink* err);
+    /* Records a Kubernetes Event about an object: type Normal or Warning, reason, action, message. */
+    void (*record_event)(const struct kd_host* self, const kd_call* call, kd_str kind, kd_str namespace_, kd_str name,
+                         kd_str type, kd_str reason, kd_str action, kd_str message);
 } kd_host;
 
 /* Facts about the run given to create. Host-owned, valid during create only. */

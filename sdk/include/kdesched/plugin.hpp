@@ -134,15 +134,39 @@ public:
         return {static_cast<kd_evict_code>(out.code), std::string(sv(out.plugin)), std::string(sv(out.reason))};
     }
 
-    // Cluster write for evict plugins: evicts the pod through the Eviction API (the simulator
-    // deletes it). Returns "" on success, else the API's error message.
+    // Cluster writes (the simulator or the API server). Each returns "" on success, else the
+    // back end's message.
+    // Evicts the pod through the Eviction API (the simulator deletes it); for evict plugins.
     std::string evict_pod(const Pod& pod, std::string_view reason) const {
-        std::string message;
-        kd_error_sink sink{sizeof(kd_error_sink), &message, [](kd_error_sink* self, const char* m, size_t n) {
-                               static_cast<std::string*>(self->host_data)->assign(m, n);
-                           }};
-        if (host_->evict_pod(host_, call_, pod.raw(), to_kd(reason), &sink) == KD_OK) return "";
-        return message.empty() ? "eviction failed without a message" : message;
+        return write([&](kd_error_sink* e) { return host_->evict_pod(host_, call_, pod.raw(), to_kd(reason), e); });
+    }
+    // Creates a PodMigrationJob or Reservation from its JSON wire form.
+    std::string create_object(std::string_view json) const {
+        return write([&](kd_error_sink* e) { return host_->create_object(host_, call_, to_kd(json), e); });
+    }
+    // Replaces a PodMigrationJob or Reservation (matched by kind and metadata.name), status included.
+    std::string update_object(std::string_view json) const {
+        return write([&](kd_error_sink* e) { return host_->update_object(host_, call_, to_kd(json), e); });
+    }
+    std::string delete_object(std::string_view kind, std::string_view ns, std::string_view name) const {
+        return write([&](kd_error_sink* e) {
+            return host_->delete_object(host_, call_, to_kd(kind), to_kd(ns), to_kd(name), e);
+        });
+    }
+    // Deletes the pod (no Eviction API).
+    std::string delete_pod(const Pod& pod, std::string_view reason) const {
+        return write([&](kd_error_sink* e) { return host_->delete_pod(host_, call_, pod.raw(), to_kd(reason), e); });
+    }
+    std::string annotate_pod(const Pod& pod, std::string_view key, std::string_view value) const {
+        return write([&](kd_error_sink* e) {
+            return host_->annotate_pod(host_, call_, pod.raw(), to_kd(key), to_kd(value), e);
+        });
+    }
+    // Records an Event (type "Normal" or "Warning") about an object.
+    void record_event(std::string_view kind, std::string_view ns, std::string_view name, std::string_view type,
+                      std::string_view reason, std::string_view action, std::string_view message) const {
+        host_->record_event(host_, call_, to_kd(kind), to_kd(ns), to_kd(name), to_kd(type), to_kd(reason),
+                            to_kd(action), to_kd(message));
     }
 
     // Facts for the host's reports: node pool and class, why a candidate pod was skipped.
@@ -162,6 +186,15 @@ public:
     void warn(std::string_view m) const { log(LogLevel::warn, m); }
 
 private:
+    template <class Fn>
+    static std::string write(Fn&& fn) {
+        std::string message;
+        kd_error_sink sink{sizeof(kd_error_sink), &message, [](kd_error_sink* self, const char* m, size_t n) {
+                               static_cast<std::string*>(self->host_data)->assign(m, n);
+                           }};
+        if (fn(&sink) == KD_OK) return "";
+        return message.empty() ? "cluster write failed without a message" : message;
+    }
     template <class Fn>
     Verdict run_filter(Fn fn, const Pod& pod) const {
         kd_filter_result out{sizeof(kd_filter_result), 1, {}};

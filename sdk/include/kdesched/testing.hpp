@@ -372,6 +372,8 @@ public:
     std::function<EvictOutcome(const Pod&)> on_evict = [](const Pod&) { return EvictOutcome::accepted(); };
     // Answers cluster evictions (kd_host.evict_pod): "" = success, else the API error.
     std::function<std::string(const Pod&)> on_evict_pod = [](const Pod&) { return std::string(); };
+    // Answers every other cluster write with "" (success) or an error; `what` is the writes() line.
+    std::function<std::string(const std::string& what)> on_write = [](const std::string&) { return std::string(); };
     bool dry_run = false;
     int64_t descheduling_interval_ms = 0;
 
@@ -384,11 +386,15 @@ public:
         return out;
     }
     const std::vector<std::string>& logs() const { return logs_; }
+    // Cluster writes other than evictions, one line each, in order: "create <json>", "update <json>",
+    // "delete <kind> <ns>/<name>", "delete-pod <ns>/<name> <reason>", "annotate <ns>/<name> <k>=<v>",
+    // "event <kind> <ns>/<name> <type> <reason> <action>: <message>".
+    const std::vector<std::string>& writes() const { return writes_; }
     // Facts plugins reported (kd_host.report): "kind subject key=value", in order.
     const std::vector<std::string>& reports() const { return reports_; }
     // Pods an evict plugin evicted from the cluster (kd_host.evict_pod), "ns/name", in order.
     const std::vector<RecordedEviction>& cluster_evictions() const { return cluster_evictions_; }
-    void clear() { evictions_.clear(), logs_.clear(), cluster_evictions_.clear(), reports_.clear(); }
+    void clear() { evictions_.clear(), logs_.clear(), cluster_evictions_.clear(), reports_.clear(), writes_.clear(); }
 
     // A plugin instance driven through its C boundary.
     class Handle {
@@ -438,7 +444,13 @@ public:
                         &pre_filter_cb,
                         &evict_cb,
                         &evict_pod_cb,
-                        &report_cb};
+                        &report_cb,
+                        &create_cb,
+                        &update_cb,
+                        &delete_cb,
+                        &delete_pod_cb,
+                        &annotate_cb,
+                        &event_cb};
     }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
@@ -496,6 +508,40 @@ private:
                                  "=" + std::string(sv(value)));
     }
 
+    static kd_status answer(const kd_host* h, std::string what, kd_error_sink* err) {
+        FakeHost& self = of(h);
+        std::string failure = self.on_write(what);
+        self.writes_.push_back(std::move(what));
+        if (failure.empty()) return KD_OK;
+        err->set(err, failure.data(), failure.size());
+        return KD_ERROR;
+    }
+    static kd_status create_cb(const kd_host* h, const kd_call*, kd_str json, kd_error_sink* err) {
+        return answer(h, "create " + std::string(sv(json)), err);
+    }
+    static kd_status update_cb(const kd_host* h, const kd_call*, kd_str json, kd_error_sink* err) {
+        return answer(h, "update " + std::string(sv(json)), err);
+    }
+    static kd_status delete_cb(const kd_host* h, const kd_call*, kd_str kind, kd_str ns, kd_str name,
+                               kd_error_sink* err) {
+        return answer(h, "delete " + std::string(sv(kind)) + " " + std::string(sv(ns)) + "/" + std::string(sv(name)),
+                      err);
+    }
+    static kd_status delete_pod_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_str reason,
+                                   kd_error_sink* err) {
+        return answer(h, "delete-pod " + Pod(pod).key() + " " + std::string(sv(reason)), err);
+    }
+    static kd_status annotate_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_str key, kd_str value,
+                                 kd_error_sink* err) {
+        return answer(h, "annotate " + Pod(pod).key() + " " + std::string(sv(key)) + "=" + std::string(sv(value)), err);
+    }
+    static void event_cb(const kd_host* h, const kd_call*, kd_str kind, kd_str ns, kd_str name, kd_str type,
+                         kd_str reason, kd_str action, kd_str message) {
+        of(h).writes_.push_back("event " + std::string(sv(kind)) + " " + std::string(sv(ns)) + "/" +
+                                std::string(sv(name)) + " " + std::string(sv(type)) + " " + std::string(sv(reason)) +
+                                " " + std::string(sv(action)) + ": " + std::string(sv(message)));
+    }
+
     kd_call make_call(const kd_plugin_descriptor* d, const kd_snapshot* s) {
         return kd_call{
             sizeof(kd_call), s,   to_kd(profile_), kd_str{d->name, std::char_traits<char>::length(d->name)}, ++cycle_,
@@ -534,7 +580,7 @@ private:
     uint64_t cycle_ = 0;
     Verdict verdict_;
     std::vector<RecordedEviction> evictions_, cluster_evictions_;
-    std::vector<std::string> logs_, reports_;
+    std::vector<std::string> logs_, reports_, writes_;
 };
 
 }  // namespace kd::testing

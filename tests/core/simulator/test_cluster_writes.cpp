@@ -1,0 +1,141 @@
+// Plugins write to the cluster through kd_host (create/update/delete objects, delete and
+// annotate pods, events); the simulator back end checks each write when it is made and applies
+// it between cycles.
+#include "cluster/cluster_model.hpp"
+#include "config/configuration.hpp"
+#include "plugins/plugin_catalog.hpp"
+#include "simulator/simulation.hpp"
+
+#include <kdesched/plugin.hpp>
+#include <kdesched/view.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace kd::core;
+
+namespace {
+
+std::vector<std::string> g_errors;  // what the back end answered to the writes it refused
+
+const char* kJob = R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob",
+  "metadata":{"name":"move-web-1","annotations":{"koordinator.sh/evict-reason":"test"}},
+  "spec":{"podRef":{"namespace":"shop","name":"web-1"},"mode":"ReservationFirst","ttl":"5m"},
+  "status":{"phase":"Pending"}})";
+
+const char* kReservation = R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Reservation",
+  "metadata":{"name":"for-web-1"},
+  "spec":{"allocateOnce":true,"owners":[{"object":{"kind":"Pod","namespace":"shop","name":"web-1"}}],
+    "template":{"metadata":{"namespace":"shop"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}],
+      "affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
+        {"matchFields":[{"key":"metadata.name","operator":"NotIn","values":["n1"]}]}]}}}}}}})";
+
+// Writes once, in the first cycle; evicts nothing itself.
+class Writer {
+public:
+    static constexpr const char* kName = "Writer";
+    static constexpr const char* kVersion = "1.0.0";
+    Writer(kd::Host&, kd::NoArgs) {}
+    void balance(kd::Cycle& c) {
+        if (c.number() != 1) return;
+        auto snap = c.snapshot();
+        auto keep = [](std::string e) {
+            if (!e.empty()) g_errors.push_back(std::move(e));
+        };
+        keep(c.create_object(kJob));
+        keep(c.create_object(kReservation));
+        keep(c.annotate_pod(*snap.find_pod("shop", "web-2"), "example.com/marked", "yes"));
+        keep(c.delete_pod(*snap.find_pod("shop", "web-3"), "test"));
+        c.record_event("PodMigrationJob", "", "move-web-1", "Normal", "ReservationCreated", "Migrating", "made it");
+        // Refused at once, with the reason.
+        keep(c.create_object(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"x","namespace":"shop"}})"));
+        keep(c.update_object(R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Reservation",
+                                 "metadata":{"name":"never-created"},"spec":{"template":{}}})"));
+        keep(c.create_object("{not json"));
+    }
+    kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const kd::EvictRequest&) { return kd::EvictOutcome::accepted(); }
+};
+
+void add_node(ClusterModel& m, const char* name) {
+    NodeDraft n;
+    n.meta.uid = name;
+    n.meta.name = name;
+    n.allocatable = {{"cpu", 4000}, {"memory", 8LL << 40}};
+    m.on_node(n);
+}
+
+void add_pod(ClusterModel& m, const char* name) {
+    PodDraft d;
+    d.meta.uid = name;
+    d.meta.ns = "shop";
+    d.meta.name = name;
+    d.meta.owners.push_back({"apps/v1", "ReplicaSet", "web-rs", "rs-uid", true});
+    d.node_name = "n1";
+    d.phase = "Running";
+    d.containers.push_back({{{"cpu", 500}}, {}});
+    d.conditions.push_back({"Ready", "True", "", ""});
+    m.on_pod(d);
+}
+
+}  // namespace
+
+TEST_CASE("plugin writes reach the simulated cluster between cycles; bad writes are refused at once", "[writes]") {
+    g_errors.clear();
+    ClusterModel m;
+    for (const char* n : {"n1", "n2", "n3"}) add_node(m, n);
+    for (const char* p : {"web-1", "web-2", "web-3"}) add_pod(m, p);
+    PluginCatalog catalog;
+    catalog.add_in_process(kd::module<Writer>("writes-test"));
+    auto config = parse_configuration(R"(apiVersion: descheduler/v1alpha2
+kind: DeschedulerConfiguration
+profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: Writer}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: Writer}]}
+    filter: {disabled: [{name: "*"}]}
+)",
+                                      "writes.yaml");
+    SimulationReport report = simulate(config, catalog, m, {2, false});
+
+    REQUIRE(g_errors.size() == 3);
+    CHECK(g_errors[0] == "kdesched writes PodMigrationJob and Reservation objects, not Pod");
+    CHECK(g_errors[1] == "cannot update: no such object (create it first)");
+    CHECK_THAT(g_errors[2], Catch::Contains("<object written by Writer>.json:1:2: invalid JSON"));
+
+    // The job exists from the next cycle on, with a UID and creation time given by the "API server".
+    REQUIRE(m.migration_jobs().size() == 1);
+    const PodMigrationJob& job = m.migration_jobs().begin()->second;
+    CHECK(job.name == "move-web-1");
+    CHECK(job.uid == "sim-pmj-1");
+    CHECK(job.creation_ms == report.cycles[0].time_ms);
+    CHECK(job.pod_ref.name == "web-1");
+    CHECK(job.annotations.at("koordinator.sh/evict-reason") == "test");
+    REQUIRE(report.cycles[1].migration_jobs.size() == 1);
+    CHECK(report.cycles[1].migration_jobs[0].pod == "shop/web-1");
+
+    // The Reservation was scheduled at the start of cycle 2, away from the pod's node.
+    const Reservation* r = m.reservation_by_name("for-web-1");
+    REQUIRE(r);
+    CHECK(r->phase == "Available");
+    CHECK(r->node_name != "n1");
+    CHECK_FALSE(r->node_name.empty());
+
+    // Annotation set on web-2, which otherwise did not change; web-3 deleted and recreated.
+    kd::Pod web2(m.pod_by_name("shop", "web-2"));
+    CHECK(web2.annotations().get("example.com/marked") == "yes");
+    CHECK(web2.node_name() == "n1");
+    CHECK(web2.uid() == "web-2");
+    CHECK(m.pod_by_name("shop", "web-3") == nullptr);
+    REQUIRE(report.cycles[0].moves.size() == 1);
+    CHECK(report.cycles[0].moves[0].pod == "shop/web-3");
+
+    REQUIRE(report.cycles[0].events.size() == 1);
+    const EventReport& e = report.cycles[0].events[0];
+    CHECK(e.kind == "PodMigrationJob");
+    CHECK(e.name == "move-web-1");
+    CHECK(e.type == "Normal");
+    CHECK(e.reason == "ReservationCreated");
+    CHECK(e.action == "Migrating");
+    CHECK(e.message == "made it");
+    CHECK(e.plugin == "Writer");
+}
