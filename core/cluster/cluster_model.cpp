@@ -1,6 +1,7 @@
 #include "cluster/cluster_model.hpp"
 
 #include "cluster/content_key.hpp"
+#include "cluster/migration_json.hpp"
 #include "cluster/pod_derivations.hpp"
 
 #include <algorithm>
@@ -770,7 +771,8 @@ ClusterSnapshot::ClusterSnapshot(const ClusterModel& model, int64_t now_ms) : mo
                         &pods_on_node_cb,
                         &node_metric_cb,
                         &find_pod_cb,
-                        &find_node_cb};
+                        &find_node_cb,
+                        &list_objects_cb};
 }
 
 kd_pod_ref_list ClusterSnapshot::pods_on_node_cb(const kd_snapshot* s, kd_str node) {
@@ -786,6 +788,25 @@ const kd_node_metric* ClusterSnapshot::node_metric_cb(const kd_snapshot* s, kd_s
 
 const kd_pod* ClusterSnapshot::find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name) {
     return static_cast<const ClusterSnapshot*>(s->host_data)->model_.pod_by_name(view(ns), view(name));
+}
+
+kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
+    const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
+    auto it = self->object_lists_.find(view(kind));
+    if (it == self->object_lists_.end()) {
+        std::string json = "[]";
+        if (view(kind) == "PodMigrationJob") {
+            std::vector<const PodMigrationJob*> jobs;
+            for (const auto& [uid, j] : self->model_.migration_jobs()) jobs.push_back(&j);
+            json = to_json_array(jobs);
+        } else if (view(kind) == "Reservation") {
+            std::vector<const Reservation*> rs;
+            for (const auto& [uid, r] : self->model_.reservations()) rs.push_back(&r);
+            json = to_json_array(rs);
+        }
+        it = self->object_lists_.emplace(std::string(view(kind)), std::move(json)).first;
+    }
+    return kd_str{it->second.data(), it->second.size()};
 }
 
 const kd_node* ClusterSnapshot::find_node_cb(const kd_snapshot* s, kd_str name) {

@@ -209,6 +209,7 @@ private:
     static const kd_node_metric* node_metric_cb(const kd_snapshot* s, kd_str node);
     static const kd_pod* find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name);
     static const kd_node* find_node_cb(const kd_snapshot* s, kd_str name);
+    static kd_str list_objects_cb(const kd_snapshot* s, kd_str kind);
 
     const ClusterModel& model_;
     std::vector<const kd_node*> ready_nodes_;
@@ -216,6 +217,7 @@ private:
     std::vector<const kd_pod*> pods_by_node_;                                          // grouped by node
     std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> node_ranges_;  // offset, count
     kd_snapshot snap_{};
+    mutable std::map<std::string, std::string, std::less<>> object_lists_;  // by kind, built on first use
 };
 
 }  // namespace kd::core

@@ -2,6 +2,8 @@
 // two decimals for percentages, so equal runs print equal bytes.
 #include "simulator/simulation_report.hpp"
 
+#include "cluster/rfc3339.hpp"
+
 #include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/prettywriter.h>
 
@@ -9,15 +11,6 @@
 #include <ostream>
 
 namespace kd::core {
-
-std::string rfc3339(int64_t unix_ms) {
-    std::time_t secs = static_cast<std::time_t>(unix_ms / 1000);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 namespace {
 
@@ -53,7 +46,7 @@ void write_json(std::ostream& out, const SimulationReport& report) {
         w.StartObject();
         w.Key("cycle");
         w.Uint64(c.cycle);
-        field(w, "time", rfc3339(c.time_ms));
+        field(w, "time", format_rfc3339(c.time_ms));
         if (!c.error.empty()) field(w, "error", c.error);
         w.Key("nodes");
         w.StartArray();

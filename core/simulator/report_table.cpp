@@ -1,4 +1,5 @@
 // The simulation report for a terminal: one block per cycle, aligned columns, a closing summary.
+#include "cluster/rfc3339.hpp"
 #include "simulator/simulation_report.hpp"
 
 #include <fmt/format.h>
@@ -38,7 +39,7 @@ void write_table(std::ostream& out, const SimulationReport& report) {
         << fmt::format("{:g}s", report.interval_ms / 1000.0) << " from " << report.start_time << "\n";
     size_t evicted = 0, refused = 0, moved = 0, unplaced = 0;
     for (const auto& c : report.cycles) {
-        out << "\ncycle " << c.cycle << "  " << rfc3339(c.time_ms) << "\n";
+        out << "\ncycle " << c.cycle << "  " << format_rfc3339(c.time_ms) << "\n";
         if (!c.error.empty()) out << "  cycle stopped: " << c.error << "\n";
         std::vector<std::vector<std::string>> rows{{"NODE", "POOL", "CLASS", "CPU", "MEMORY"}};
         for (const auto& n : c.nodes)

@@ -1,4 +1,5 @@
 #include "simulator/simulation.hpp"
+#include "cluster/rfc3339.hpp"
 
 #include "runtime/descheduler.hpp"
 #include "simulator/cluster_actors.hpp"
@@ -134,7 +135,7 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
     int64_t interval = config.deschedulingInterval.ms() > 0 ? config.deschedulingInterval.ms() : kDefaultIntervalMs;
     report.interval_ms = interval;
     int64_t now = simulation_start_ms(model);
-    report.start_time = rfc3339(now);
+    report.start_time = format_rfc3339(now);
     for (uint64_t c = 1; c <= options.cycles; ++c, now += interval) {
         CycleReport& cycle = report.cycles.emplace_back();
         cycle.cycle = c;

@@ -66,8 +66,6 @@ struct SimulationReport {
     bool explain = false;
 };
 
-std::string rfc3339(int64_t unix_ms);
-
 void write_json(std::ostream& out, const SimulationReport& report);
 void write_table(std::ostream& out, const SimulationReport& report);
 

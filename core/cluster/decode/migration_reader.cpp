@@ -3,7 +3,7 @@
 #include "cluster/pod_derivations.hpp"
 
 #include "cluster/decode/field_problem.hpp"
-#include "cluster/decode/rfc3339.hpp"
+#include "cluster/rfc3339.hpp"
 
 #include <kdesched/quantity.hpp>
 

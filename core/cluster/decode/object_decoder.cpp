@@ -1,6 +1,6 @@
 #include "cluster/decode/object_decoder.hpp"
 
-#include "cluster/decode/rfc3339.hpp"
+#include "cluster/rfc3339.hpp"
 
 #include <kdesched/quantity.hpp>
 

@@ -282,6 +282,10 @@ typedef struct kd_snapshot {
     const kd_pod* (*find_pod)(const struct kd_snapshot* self, kd_str namespace_, kd_str name);
     /* Node by name, or NULL. */
     const kd_node* (*find_node)(const struct kd_snapshot* self, kd_str name);
+    /* Every object of a kind the host keeps beyond pods and nodes — "PodMigrationJob",
+     * "Reservation" — as a JSON array of their wire form (scheduling.koordinator.sh/v1alpha1);
+     * "[]" for none or an unknown kind. Host-owned, valid until the hook returns. */
+    kd_str (*list_objects)(const struct kd_snapshot* self, kd_str kind);
 } kd_snapshot;
 
 /* ------------------------------------------------------------------------------------------ */

@@ -169,6 +169,8 @@ public:
         m.update_ms = now_ms_;
         return m;
     }
+    // What Snapshot::list_objects(kind) returns: a JSON array text (default "[]").
+    void objects(std::string kind, std::string json_array) { objects_[std::move(kind)] = std::move(json_array); }
     // Limits the nodes given to the extension point (default: all ready nodes).
     void select_nodes(std::vector<std::string> names) { selected_ = std::move(names); }
 
@@ -274,7 +276,9 @@ public:
                              &Built::pods_on_node,
                              &Built::node_metric,
                              &Built::find_pod,
-                             &Built::find_node};
+                             &Built::find_node,
+                             &Built::list_objects};
+        b.objects = objects_;
         return &b.snap;
     }
 
@@ -298,6 +302,7 @@ private:
         std::vector<const kd_pod*> all_pods;
         std::map<std::string, std::vector<const kd_pod*>> by_node;
         std::map<std::string, const kd_node_metric*> metric_by_node;
+        std::map<std::string, std::string> objects;
         kd_snapshot snap{};
 
         static const Built& of(const kd_snapshot* s) { return *static_cast<const Built*>(s->host_data); }
@@ -316,6 +321,11 @@ private:
             for (auto& p : of(s).pods)
                 if (sv(p.spec->namespace_) == sv(ns) && sv(p.name) == sv(name)) return &p;
             return nullptr;
+        }
+        static kd_str list_objects(const kd_snapshot* s, kd_str kind) {
+            const Built& b = of(s);
+            auto it = b.objects.find(std::string(sv(kind)));
+            return it == b.objects.end() ? kd_str{"[]", 2} : to_kd(it->second);
         }
         static const kd_node* find_node(const kd_snapshot* s, kd_str name) {
             for (auto& n : of(s).nodes)
@@ -351,6 +361,7 @@ private:
     std::deque<PodSpec> pods_;
     std::deque<MetricSpec> metrics_;
     std::vector<std::string> selected_;
+    std::map<std::string, std::string> objects_;
     std::unique_ptr<Built> built_;
 };
 

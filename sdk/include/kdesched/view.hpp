@@ -317,6 +317,8 @@ public:
         const kd_pod* p = s_->find_pod(s_, to_kd(ns), to_kd(name));
         return p ? std::optional<Pod>(Pod(p)) : std::nullopt;
     }
+    // PodMigrationJobs or Reservations as a JSON array (their wire form); "[]" when none.
+    std::string_view list_objects(std::string_view kind) const { return sv(s_->list_objects(s_, to_kd(kind))); }
     std::optional<Node> find_node(std::string_view name) const {
         const kd_node* n = s_->find_node(s_, to_kd(name));
         return n ? std::optional<Node>(Node(n)) : std::nullopt;

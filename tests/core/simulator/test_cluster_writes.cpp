@@ -2,6 +2,7 @@
 // annotate pods, events); the simulator back end checks each write when it is made and applies
 // it between cycles.
 #include "cluster/cluster_model.hpp"
+#include "cluster/decode/cluster_files.hpp"
 #include "config/configuration.hpp"
 #include "plugins/plugin_catalog.hpp"
 #include "simulator/simulation.hpp"
@@ -15,7 +16,8 @@ using namespace kd::core;
 
 namespace {
 
-std::vector<std::string> g_errors;  // what the back end answered to the writes it refused
+std::vector<std::string> g_errors;             // what the back end answered to the writes it refused
+std::string g_jobs_seen, g_reservations_seen;  // list_objects in cycle 2
 
 const char* kJob = R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob",
   "metadata":{"name":"move-web-1","annotations":{"koordinator.sh/evict-reason":"test"}},
@@ -36,6 +38,10 @@ public:
     static constexpr const char* kVersion = "1.0.0";
     Writer(kd::Host&, kd::NoArgs) {}
     void balance(kd::Cycle& c) {
+        if (c.number() == 2) {
+            g_jobs_seen = c.snapshot().list_objects("PodMigrationJob");
+            g_reservations_seen = c.snapshot().list_objects("Reservation");
+        }
         if (c.number() != 1) return;
         auto snap = c.snapshot();
         auto keep = [](std::string e) {
@@ -128,6 +134,25 @@ profiles:
     CHECK(m.pod_by_name("shop", "web-3") == nullptr);
     REQUIRE(report.cycles[0].moves.size() == 1);
     CHECK(report.cycles[0].moves[0].pod == "shop/web-3");
+
+    // Plugins read them back as JSON in their wire form; the JSON decodes to the same objects.
+    CHECK_THAT(g_jobs_seen,
+               Catch::StartsWith(R"([{"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob",)"
+                                 R"("metadata":{"name":"move-web-1","uid":"sim-pmj-1",)"));
+    CHECK_THAT(g_jobs_seen, Catch::Contains(R"("podRef":{"namespace":"shop","name":"web-1"})"));
+    CHECK_THAT(g_jobs_seen, Catch::Contains(R"("ttl":"5m0s","mode":"ReservationFirst")"));
+    CHECK_THAT(g_reservations_seen, Catch::Contains(R"("status":{"phase":"Available","nodeName":")"));
+    CHECK_THAT(g_reservations_seen, Catch::Contains(R"("type":"Scheduled","status":"True")"));
+    ClusterModel again;
+    load_cluster_text(R"({"apiVersion":"v1","kind":"List","items":)" + g_jobs_seen + "}", "round-trip.json", again);
+    REQUIRE(again.migration_jobs().size() == 1);
+    const PodMigrationJob& back = again.migration_jobs().begin()->second;
+    CHECK(back.uid == job.uid);
+    CHECK(back.creation_ms == job.creation_ms);
+    CHECK(back.pod_ref == job.pod_ref);
+    CHECK(back.ttl == job.ttl);
+    CHECK(back.annotations == job.annotations);
+    CHECK(kd::Snapshot(&m.snapshot(0)->raw()).list_objects("Service") == "[]");
 
     REQUIRE(report.cycles[0].events.size() == 1);
     const EventReport& e = report.cycles[0].events[0];

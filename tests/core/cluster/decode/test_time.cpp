@@ -1,5 +1,5 @@
 // RFC 3339 timestamps (metav1.Time) → Unix milliseconds.
-#include "cluster/decode/rfc3339.hpp"
+#include "cluster/rfc3339.hpp"
 
 #include <catch2/catch.hpp>
 

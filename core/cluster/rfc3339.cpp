@@ -1,4 +1,6 @@
-#include "cluster/decode/rfc3339.hpp"
+#include "cluster/rfc3339.hpp"
+
+#include <ctime>
 
 namespace kd::core {
 
@@ -78,6 +80,15 @@ std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
     int64_t secs = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 +
                    hour * 3600 + minute * 60 + second - offset_minutes * 60;
     return secs * 1000 + millis;
+}
+
+std::string format_rfc3339(int64_t unix_ms) {
+    std::time_t secs = static_cast<std::time_t>(unix_ms >= 0 ? unix_ms / 1000 : (unix_ms - 999) / 1000);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
 }
 
 }  // namespace kd::core
