@@ -51,8 +51,7 @@ void metadata(Writer& w, const std::string& name, const std::string& uid, const 
     w.EndObject();
 }
 
-void reference(Writer& w, const char* key, const ObjectReference& r) {
-    w.Key(key);
+void reference_value(Writer& w, const ObjectReference& r) {
     w.StartObject();
     str(w, "apiVersion", r.api_version);
     str(w, "kind", r.kind);
@@ -62,6 +61,11 @@ void reference(Writer& w, const char* key, const ObjectReference& r) {
     str(w, "resourceVersion", r.resource_version);
     str(w, "fieldPath", r.field_path);
     w.EndObject();
+}
+
+void reference(Writer& w, const char* key, const ObjectReference& r) {
+    w.Key(key);
+    reference_value(w, r);
 }
 
 void conditions(Writer& w, const std::vector<Condition>& list) {
@@ -205,15 +209,7 @@ std::string to_json(const Reservation& r) {
     if (!r.current_owners.empty()) {
         w.Key("currentOwners");
         w.StartArray();
-        for (const auto& o : r.current_owners) {
-            w.StartObject();
-            str(w, "apiVersion", o.api_version);
-            str(w, "kind", o.kind);
-            str(w, "namespace", o.ns);
-            str(w, "name", o.name);
-            str(w, "uid", o.uid);
-            w.EndObject();
-        }
+        for (const auto& o : r.current_owners) reference_value(w, o);
         w.EndArray();
     }
     w.EndObject();
