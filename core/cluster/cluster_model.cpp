@@ -31,7 +31,7 @@ struct ClusterModel::MetricRecord {
 namespace {
 
 size_t hash_sv(std::string_view s) {
-    return std::hash<std::string_view>()(s);
+    return fast_hash(s.data(), s.size());
 }
 size_t hash_ns_name(std::string_view ns, std::string_view name) {
     return hash_sv(ns) * 1000003u ^ hash_sv(name);
