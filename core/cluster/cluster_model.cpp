@@ -240,17 +240,10 @@ void ClusterModel::on_pod(const PodDraft& d) {
     std::string derived_uid;
     if (d.meta.uid.empty()) derived_uid = "pod/" + std::string(d.meta.ns) + "/" + std::string(d.meta.name);
     std::string_view uid = d.meta.uid.empty() ? std::string_view(derived_uid) : d.meta.uid;
-    uint32_t slot = pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    uint32_t slot = find_pod_slot(uid);
     bool existing = slot != SlotIndex::kNone;
     if (existing) {
-        // Same UID: keep its strings and index entries; unlink from node/owner lists.
-        kd_pod& old = pod_slots_[slot].pod;
-        auto& on_node = pods_by_node_[view(old.node_name)];
-        on_node.erase(std::remove(on_node.begin(), on_node.end(), slot), on_node.end());
-        for (size_t i = 0; i < old.spec->owner_count; ++i) {
-            auto& by_owner = pods_by_owner_[view(old.spec->owners[i].uid)];
-            by_owner.erase(std::remove(by_owner.begin(), by_owner.end(), slot), by_owner.end());
-        }
+        unlink_pod(slot);  // same UID: its strings and index entries stay
     } else {
         if (!free_pod_slots_.empty()) {
             slot = free_pod_slots_.back();
@@ -309,32 +302,36 @@ void ClusterModel::on_pod(const PodDraft& d) {
     for (size_t i = 0; i < p.spec->owner_count; ++i) pods_by_owner_[view(p.spec->owners[i].uid)].push_back(slot);
 }
 
-void ClusterModel::remove_pod_slot(uint32_t slot) {
-    PodRecord& rec = pod_slots_[slot];
-    const kd_pod& p = rec.pod;
+uint32_t ClusterModel::find_pod_slot(std::string_view uid) const {
+    return pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+}
+
+void ClusterModel::unlink_pod(uint32_t slot) {
+    const kd_pod& p = pod_slots_[slot].pod;
     auto& on_node = pods_by_node_[view(p.node_name)];
     on_node.erase(std::remove(on_node.begin(), on_node.end(), slot), on_node.end());
     for (size_t i = 0; i < p.spec->owner_count; ++i) {
         auto& by_owner = pods_by_owner_[view(p.spec->owners[i].uid)];
         by_owner.erase(std::remove(by_owner.begin(), by_owner.end(), slot), by_owner.end());
     }
-    pod_index_.erase(pod_uid_hash(slot), slot);
-    pod_name_index_.erase(pod_name_hash(slot), slot);
-    dead_unique_bytes_ += p.uid.size + p.name.size;
-    rec.pod = kd_pod{};
-    free_pod_slots_.push_back(slot);
 }
 
 bool ClusterModel::delete_pod(std::string_view uid) {
-    uint32_t slot = pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    uint32_t slot = find_pod_slot(uid);
     if (slot == SlotIndex::kNone) return false;
-    remove_pod_slot(slot);
+    unlink_pod(slot);
+    pod_index_.erase(pod_uid_hash(slot), slot);
+    pod_name_index_.erase(pod_name_hash(slot), slot);
+    PodRecord& rec = pod_slots_[slot];
+    dead_unique_bytes_ += rec.pod.uid.size + rec.pod.name.size;
+    rec.pod = kd_pod{};
+    free_pod_slots_.push_back(slot);
     compact_unique_text_if_mostly_garbage();
     return true;
 }
 
 const kd_pod* ClusterModel::pod_by_uid(std::string_view uid) const {
-    uint32_t slot = pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    uint32_t slot = find_pod_slot(uid);
     return slot == SlotIndex::kNone ? nullptr : &pod_slots_[slot].pod;
 }
 
@@ -698,6 +695,12 @@ bool ClusterModel::delete_migration_job(std::string_view uid) {
 
 const PodMigrationJob* ClusterModel::migration_job(std::string_view uid) const {
     return find_uid(jobs_, uid);
+}
+
+const PodMigrationJob* ClusterModel::migration_job_by_name(std::string_view name) const {
+    for (const auto& [uid, j] : jobs_)
+        if (j.name == name) return &j;
+    return nullptr;
 }
 
 std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod(std::string_view pod_uid) const {

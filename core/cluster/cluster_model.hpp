@@ -95,6 +95,7 @@ public:
     const Workload* workload_by_uid(std::string_view uid) const;
     const Workload* workload_by_name(std::string_view kind, std::string_view ns, std::string_view name) const;
     const PodMigrationJob* migration_job(std::string_view uid) const;
+    const PodMigrationJob* migration_job_by_name(std::string_view name) const;
     std::vector<const PodMigrationJob*> migration_jobs_for_pod(std::string_view pod_uid) const;
     std::vector<const PodMigrationJob*> migration_jobs_for_pod_name(std::string_view ns, std::string_view name) const;
     const Reservation* reservation(std::string_view uid) const;
@@ -115,9 +116,6 @@ public:
     // The per-cycle view plugins get. `now_ms` is the cycle's clock.
     std::unique_ptr<ClusterSnapshot> snapshot(int64_t now_ms) const;
 
-    // Bytes held by interned strings and arrays (for the memory benchmark).
-    size_t interned_bytes() const { return strings_.bytes(); }
-
 private:
     struct PodRecord;
     struct NodeRecord;
@@ -131,7 +129,9 @@ private:
                                        const std::vector<std::pair<std::string_view, int64_t>>& requests);
     kd_key_value_list cached_kvs(const std::vector<KeyValueDraft>& kvs);
     const kd_pod_condition* intern_conditions(const PodDraft& d, size_t& count);
-    void remove_pod_slot(uint32_t slot);
+    uint32_t find_pod_slot(std::string_view uid) const;
+    // Takes the pod out of the node and owner lists (before an update or a delete).
+    void unlink_pod(uint32_t slot);
     void retire_metric_names(const MetricRecord& rec);
     void compact_unique_text_if_mostly_garbage();
     size_t pod_uid_hash(uint32_t slot) const;

@@ -23,7 +23,6 @@ public:
     kd_evict_code check(std::string_view node, std::string_view ns) const;
     void record(std::string_view node, std::string_view ns);
     void reset();
-    uint32_t total() const { return total_count_; }
 
 private:
     std::optional<uint32_t> per_node_, per_namespace_, total_;

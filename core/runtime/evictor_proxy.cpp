@@ -9,22 +9,30 @@
 
 namespace kd::core {
 
-void EvictorProxy::filter(CallScope& scope, const kd_pod& pod, bool pre_eviction, kd_filter_result& out) const {
-    out = kd_filter_result{sizeof(kd_filter_result), 1, {}};
+const PluginInstance* EvictorProxy::first_rejection(CallScope& scope, const kd_pod& pod, bool pre_eviction,
+                                                    std::string_view& reason) const {
     for (PluginInstance* f : filters_) {
         kd_call call = scope.call;
-        call.plugin = kd_str{f->name().data(), f->name().size()};
+        call.plugin = kd::to_kd(f->name());
         kd_filter_result r{};
         f->filter(call, pod, pre_eviction, r);
-        if (!r.allowed) {
-            if (ctx_.observer)
-                ctx_.observer->on_filter_rejection(scope.profile->name(), kd::sv(scope.call.plugin), pod, f->name(),
-                                                   kd::sv(r.reason));
-            // "<plugin>: <reason>" tells the caller which filter said no.
-            out.allowed = 0;
-            out.reason = scope.keep(f->name() + ": " + std::string(kd::sv(r.reason)));
-            return;
-        }
+        if (r.allowed) continue;
+        reason = kd::sv(r.reason);
+        if (ctx_.observer)
+            ctx_.observer->on_filter_rejection(scope.profile->name(), kd::sv(scope.call.plugin), pod, f->name(),
+                                               reason);
+        return f;
+    }
+    return nullptr;
+}
+
+void EvictorProxy::filter(CallScope& scope, const kd_pod& pod, bool pre_eviction, kd_filter_result& out) const {
+    out = kd_filter_result{sizeof(kd_filter_result), 1, {}};
+    std::string_view reason;
+    if (const PluginInstance* f = first_rejection(scope, pod, pre_eviction, reason)) {
+        // "<plugin>: <reason>" tells the caller which filter said no.
+        out.allowed = 0;
+        out.reason = scope.keep(f->name() + ": " + std::string(reason));
     }
 }
 
@@ -47,13 +55,9 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
         if (ctx_.observer) ctx_.observer->on_eviction(rec);
     };
 
-    for (PluginInstance* f : filters_) {
-        kd_call call = scope.call;
-        call.plugin = kd::to_kd(f->name());
-        kd_filter_result r{};
-        f->filter(call, pod, false, r);
-        if (!r.allowed) return finish(KD_EVICT_FILTERED, f->name(), kd::sv(r.reason), true);
-    }
+    std::string_view rejected;
+    if (const PluginInstance* f = first_rejection(scope, pod, false, rejected))
+        return finish(KD_EVICT_FILTERED, f->name(), rejected, true);
     kd_evict_code limit = ctx_.limiter->check(p.node_name(), p.ns());
     if (limit != KD_EVICT_ACCEPTED) return finish(limit, "", kd::evict_code_name(limit), false);
     if (ctx_.dry_run) {

@@ -7,6 +7,7 @@
 
 #include <kdesched/abi.h>
 
+#include <string_view>
 #include <vector>
 
 namespace kd::core {
@@ -24,6 +25,10 @@ public:
     void evict(CallScope& scope, const kd_pod& pod, const kd_evict_options& options, kd_evict_result& out) const;
 
 private:
+    // The first filter plugin that rejects the pod (told to the observer), with its reason; or nullptr.
+    const PluginInstance* first_rejection(CallScope& scope, const kd_pod& pod, bool pre_eviction,
+                                          std::string_view& reason) const;
+
     HostContext& ctx_;
     std::vector<PluginInstance*> filters_;
     PluginInstance* evict_;

@@ -233,12 +233,8 @@ std::vector<PodMove> ClusterActors::apply(const CycleWrites& writes, int64_t now
     for (const auto& [kind, name] : writes.deletions) {
         if (kind == "Reservation") {
             if (const Reservation* r = model_.reservation_by_name(name)) model_.delete_reservation(std::string(r->uid));
-        } else {
-            for (const auto& [uid, j] : model_.migration_jobs())
-                if (j.name == name) {
-                    model_.delete_migration_job(std::string(uid));
-                    break;
-                }
+        } else if (const PodMigrationJob* j = model_.migration_job_by_name(name)) {
+            model_.delete_migration_job(std::string(j->uid));
         }
     }
     for (const auto& obj : writes.upserts) {
@@ -249,12 +245,10 @@ std::vector<PodMove> ClusterActors::apply(const CycleWrites& writes, int64_t now
                 const std::string prefix = std::is_same_v<T, PodMigrationJob> ? "sim-pmj-" : "sim-reservation-";
                 if (o.uid.empty()) {
                     const T* existing = nullptr;
-                    if constexpr (std::is_same_v<T, PodMigrationJob>) {
-                        for (const auto& [uid, j] : model_.migration_jobs())
-                            if (j.name == o.name) existing = &j;
-                    } else {
+                    if constexpr (std::is_same_v<T, PodMigrationJob>)
+                        existing = model_.migration_job_by_name(o.name);
+                    else
                         existing = model_.reservation_by_name(o.name);
-                    }
                     o.uid = existing ? existing->uid : prefix + std::to_string(++counter_);
                     if (existing && o.creation_ms == 0) o.creation_ms = existing->creation_ms;
                 }

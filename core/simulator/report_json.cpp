@@ -21,6 +21,19 @@ void field(Writer& w, const char* key, const std::string& value) {
     w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
+// "key": [ {…}, … ] with `write_one(item)` filling each object.
+template <class Items, class WriteOne>
+void object_array(Writer& w, const char* key, const Items& items, WriteOne&& write_one) {
+    w.Key(key);
+    w.StartArray();
+    for (const auto& item : items) {
+        w.StartObject();
+        write_one(item);
+        w.EndObject();
+    }
+    w.EndArray();
+}
+
 void usage(Writer& w, double pct) {
     if (pct < 0)
         w.Null();
@@ -41,17 +54,13 @@ void write_json(std::ostream& out, const SimulationReport& report) {
     w.Double(static_cast<double>(report.interval_ms) / 1000.0);
     w.Key("cycles");
     w.StartArray();
-    size_t evictions = 0, accepted = 0, moved = 0, unplaced = 0;
     for (const auto& c : report.cycles) {
         w.StartObject();
         w.Key("cycle");
         w.Uint64(c.cycle);
         field(w, "time", format_rfc3339(c.time_ms));
         if (!c.error.empty()) field(w, "error", c.error);
-        w.Key("nodes");
-        w.StartArray();
-        for (const auto& n : c.nodes) {
-            w.StartObject();
+        object_array(w, "nodes", c.nodes, [&](const NodeReport& n) {
             field(w, "name", n.name);
             field(w, "pool", n.pool);
             field(w, "class", n.klass);
@@ -62,15 +71,8 @@ void write_json(std::ostream& out, const SimulationReport& report) {
             w.Key("memory");
             usage(w, n.memory_pct);
             w.EndObject();
-            w.EndObject();
-        }
-        w.EndArray();
-        w.Key("evictions");
-        w.StartArray();
-        for (const auto& e : c.evictions) {
-            ++evictions;
-            if (e.result == "accepted" || e.result == "dry-run") ++accepted;
-            w.StartObject();
+        });
+        object_array(w, "evictions", c.evictions, [&](const EvictionReport& e) {
             field(w, "pod", e.pod);
             field(w, "node", e.node);
             field(w, "plugin", e.plugin);
@@ -78,13 +80,8 @@ void write_json(std::ostream& out, const SimulationReport& report) {
             field(w, "result", e.result);
             if (!e.decided_by.empty()) field(w, "decidedBy", e.decided_by);
             if (!e.detail.empty()) field(w, "detail", e.detail);
-            w.EndObject();
-        }
-        w.EndArray();
-        w.Key("migrationJobs");
-        w.StartArray();
-        for (const auto& j : c.migration_jobs) {
-            w.StartObject();
+        });
+        object_array(w, "migrationJobs", c.migration_jobs, [&](const MigrationJobReport& j) {
             field(w, "name", j.name);
             field(w, "pod", j.pod);
             field(w, "phase", j.phase);
@@ -94,28 +91,14 @@ void write_json(std::ostream& out, const SimulationReport& report) {
             field(w, "targetNode", j.target_node);
             w.Key("passedArbitration");
             w.Bool(j.passed_arbitration);
-            w.EndObject();
-        }
-        w.EndArray();
-        w.Key("moves");
-        w.StartArray();
-        for (const auto& m : c.moves) {
-            if (!m.to.empty())
-                ++moved;
-            else if (!m.replacement.empty())
-                ++unplaced;
-            w.StartObject();
+        });
+        object_array(w, "moves", c.moves, [&](const PodMove& m) {
             field(w, "pod", m.pod);
             field(w, "from", m.from);
             field(w, "replacement", m.replacement);
             field(w, "to", m.to);
-            w.EndObject();
-        }
-        w.EndArray();
-        w.Key("events");
-        w.StartArray();
-        for (const auto& e : c.events) {
-            w.StartObject();
+        });
+        object_array(w, "events", c.events, [&](const EventReport& e) {
             field(w, "kind", e.kind);
             field(w, "namespace", e.ns);
             field(w, "name", e.name);
@@ -124,36 +107,29 @@ void write_json(std::ostream& out, const SimulationReport& report) {
             field(w, "action", e.action);
             field(w, "message", e.message);
             field(w, "reportingPlugin", e.plugin);
-            w.EndObject();
-        }
-        w.EndArray();
-        if (report.explain) {
-            w.Key("explain");
-            w.StartArray();
-            for (const auto& e : c.explain) {
-                w.StartObject();
+        });
+        if (report.explain)
+            object_array(w, "explain", c.explain, [&](const ExplainEntry& e) {
                 field(w, "pod", e.pod);
                 field(w, "plugin", e.plugin);
                 field(w, "reason", e.reason);
-                w.EndObject();
-            }
-            w.EndArray();
-        }
+            });
         w.EndObject();
     }
     w.EndArray();
+    SimulationSummary sum = summarize(report);
     w.Key("summary");
     w.StartObject();
     w.Key("cycles");
     w.Uint64(report.cycles.size());
     w.Key("evictionRequests");
-    w.Uint64(evictions);
+    w.Uint64(sum.requests);
     w.Key("evicted");
-    w.Uint64(accepted);
+    w.Uint64(sum.evicted);
     w.Key("podsMoved");
-    w.Uint64(moved);
+    w.Uint64(sum.moved);
     w.Key("podsUnplaced");
-    w.Uint64(unplaced);
+    w.Uint64(sum.unplaced);
     w.EndObject();
     w.EndObject();
     out << "\n";

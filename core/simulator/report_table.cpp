@@ -37,7 +37,6 @@ void print_rows(std::ostream& out, const std::vector<std::vector<std::string>>& 
 void write_table(std::ostream& out, const SimulationReport& report) {
     out << "simulation of " << report.config << ": " << report.cycles.size() << " cycle(s) every "
         << fmt::format("{:g}s", report.interval_ms / 1000.0) << " from " << report.start_time << "\n";
-    size_t evicted = 0, refused = 0, moved = 0, unplaced = 0;
     for (const auto& c : report.cycles) {
         out << "\ncycle " << c.cycle << "  " << format_rfc3339(c.time_ms) << "\n";
         if (!c.error.empty()) out << "  cycle stopped: " << c.error << "\n";
@@ -50,8 +49,7 @@ void write_table(std::ostream& out, const SimulationReport& report) {
             out << "  evictions:\n";
             std::vector<std::vector<std::string>> ev;
             for (const auto& e : c.evictions) {
-                bool ok = e.result == "accepted" || e.result == "dry-run";
-                (ok ? evicted : refused)++;
+                bool ok = evicted(e);
                 std::string why = e.decided_by.empty() ? e.detail : e.decided_by + ": " + e.detail;
                 ev.push_back({e.pod, "on " + e.node, e.result + (ok || why.empty() ? "" : " (" + why + ")"),
                               "by " + e.plugin, e.reason});
@@ -62,10 +60,6 @@ void write_table(std::ostream& out, const SimulationReport& report) {
             out << "  moves:\n";
             std::vector<std::vector<std::string>> mv;
             for (const auto& m : c.moves) {
-                if (!m.to.empty())
-                    ++moved;
-                else if (!m.replacement.empty())
-                    ++unplaced;
                 std::string where = m.replacement.empty() ? "deleted (no controller recreates it)"
                                     : m.to.empty()        ? m.replacement + " is Pending: no node fits"
                                                           : m.replacement + " on " + m.to;
@@ -96,8 +90,9 @@ void write_table(std::ostream& out, const SimulationReport& report) {
             print_rows(out, ex, "    ");
         }
     }
-    out << "\nsummary: " << evicted << " evicted, " << refused << " eviction request(s) refused, " << moved
-        << " pod(s) moved, " << unplaced << " left Pending\n";
+    SimulationSummary sum = summarize(report);
+    out << "\nsummary: " << sum.evicted << " evicted, " << sum.requests - sum.evicted
+        << " eviction request(s) refused, " << sum.moved << " pod(s) moved, " << sum.unplaced << " left Pending\n";
 }
 
 }  // namespace kd::core

@@ -59,14 +59,10 @@ std::string SimulatedWriter::decode(std::string_view json, std::string_view plug
     if (must_exist) {
         bool exists = std::visit(
             [&](const auto& o) {
-                using T = std::decay_t<decltype(o)>;
-                if constexpr (std::is_same_v<T, PodMigrationJob>) {
-                    for (const auto& [uid, j] : model_.migration_jobs())
-                        if (j.name == o.name) return true;
-                    return false;
-                } else {
+                if constexpr (std::is_same_v<std::decay_t<decltype(o)>, PodMigrationJob>)
+                    return model_.migration_job_by_name(o.name) != nullptr;
+                else
                     return model_.reservation_by_name(o.name) != nullptr;
-                }
             },
             obj);
         if (!exists) return "cannot update: no such object (create it first)";

@@ -3,6 +3,7 @@
 // why each considered pod stayed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -65,6 +66,16 @@ struct SimulationReport {
     std::vector<CycleReport> cycles;
     bool explain = false;
 };
+
+// Totals over every cycle.
+struct SimulationSummary {
+    size_t requests = 0;  // eviction requests
+    size_t evicted = 0;   // accepted or dry-run
+    size_t moved = 0;     // replacements placed on a node
+    size_t unplaced = 0;  // replacements left Pending
+};
+bool evicted(const EvictionReport& e);
+SimulationSummary summarize(const SimulationReport& report);
 
 void write_json(std::ostream& out, const SimulationReport& report);
 void write_table(std::ostream& out, const SimulationReport& report);
