@@ -79,13 +79,51 @@ void ClusterActors::add_usage(const std::string& node, const std::string& ns, co
     model_.on_node_metric(d);
 }
 
+void ClusterActors::begin_pass() {
+    nodes_ = model_.nodes();
+    requested_.clear();
+    held_valid_ = false;
+}
+
+void ClusterActors::changed(const std::string& node) {
+    requested_.erase(node);
+}
+
+void ClusterActors::reservations_changed() {
+    held_valid_ = false;
+    requested_.clear();
+}
+
+const std::map<std::string, int64_t, std::less<>>& ClusterActors::requested(std::string_view node) {
+    if (!held_valid_) {
+        // What Available, unbound Reservations hold for their owners, per node.
+        held_.clear();
+        for (const auto& [uid, r] : model_.reservations())
+            if (r.phase == "Available" && r.current_owners.empty())
+                for (const auto& [res, milli] : r.template_.requests) held_[r.node_name][res] += milli;
+        held_valid_ = true;
+    }
+    auto it = requested_.find(node);
+    if (it != requested_.end()) return it->second;
+    std::map<std::string, int64_t, std::less<>> used;
+    if (auto h = held_.find(std::string(node)); h != held_.end()) used = h->second;
+    // Finished pods hold nothing.
+    for (const kd_pod* other : model_.pods_on_node(node)) {
+        kd::Pod o(other);
+        if (o.phase() == KD_POD_SUCCEEDED || o.phase() == KD_POD_FAILED) continue;
+        auto r = o.requests();
+        for (size_t i = 0; i < r.size(); ++i) used[std::string(r.name(i))] += r.milli_at(i);
+    }
+    return requested_.emplace(std::string(node), std::move(used)).first->second;
+}
+
 ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::string& only_node) {
     kd::Pod pod(&raw);
     Placement best;
     double best_score = std::numeric_limits<double>::max();
     std::map<std::string, int> why;  // failure reason → number of nodes, for the message
     int considered = 0;
-    for (const kd_node* n : model_.nodes()) {
+    for (const kd_node* n : nodes_) {
         kd::Node node(n);
         if (!node.ready() || (!only_node.empty() && node.name() != only_node)) continue;
         ++considered;
@@ -101,23 +139,16 @@ ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::s
             ++why["node(s) didn't match Pod's node affinity/selector"];
             continue;
         }
-        // Requests of the pods already there (finished pods hold nothing), and what unbound
-        // Reservations hold for their owners.
-        std::map<std::string_view, int64_t> used;
-        for (const kd_pod* other : model_.pods_on_node(node.name())) {
-            kd::Pod o(other);
-            if (o.phase() == KD_POD_SUCCEEDED || o.phase() == KD_POD_FAILED || o.uid() == pod.uid()) continue;
-            auto r = o.requests();
-            for (size_t i = 0; i < r.size(); ++i) used[r.name(i)] += r.milli_at(i);
-        }
-        for (const auto& [uid, r] : model_.reservations())
-            if (r.node_name == node.name() && r.phase == "Available" && r.current_owners.empty() && r.uid != pod.uid())
-                for (const auto& [res, milli] : r.template_.requests) used[res] += milli;
+        const auto& used_now = requested(node.name());
+        auto used = [&](std::string_view r) {
+            auto u = used_now.find(r);
+            return u == used_now.end() ? int64_t{0} : u->second;
+        };
         auto want = pod.requests();
         auto alloc = node.allocatable();
         std::string short_of;
         for (size_t i = 0; i < want.size() && short_of.empty(); ++i)
-            if (want.milli_at(i) > alloc.milli(want.name(i)) - used[want.name(i)]) short_of = want.name(i);
+            if (want.milli_at(i) > alloc.milli(want.name(i)) - used(want.name(i))) short_of = want.name(i);
         if (!short_of.empty()) {
             ++why["Insufficient " + short_of];
             continue;
@@ -126,7 +157,7 @@ ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::s
         double score = 0;
         for (std::string_view r : {std::string_view("cpu"), std::string_view("memory")}) {
             int64_t a = alloc.milli(r);
-            score += a > 0 ? double(used[r] + want.milli(r)) / double(a) : 1.0;
+            score += a > 0 ? double(used(r) + want.milli(r)) / double(a) : 1.0;
         }
         if (score < best_score) {
             best_score = score;
@@ -159,6 +190,7 @@ const Reservation* ClusterActors::reservation_for(const kd_pod& raw) const {
 }
 
 void ClusterActors::schedule_reservations(int64_t now_ms) {
+    begin_pass();
     std::vector<std::string> pending;
     for (const auto& [uid, r] : model_.reservations())
         if (r.phase.empty() || r.phase == "Pending") pending.push_back(uid);
@@ -186,10 +218,12 @@ void ClusterActors::schedule_reservations(int64_t now_ms) {
             r.conditions.push_back({"Ready", "True", "Available", "", now_ms, now_ms});
         }
         model_.on_reservation(std::move(r));
+        if (!where.node.empty()) reservations_changed();
     }
 }
 
 std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evictions, int64_t now_ms) {
+    begin_pass();
     std::vector<PodMove> moves;
     for (const auto& e : evictions) {
         const kd_pod* pod = model_.pod_by_uid(e.uid);
@@ -197,6 +231,7 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
         PodCopy copy(*pod);
         auto usage = take_usage(copy.node(), copy.ns(), copy.name());
         model_.delete_pod(e.uid);
+        changed(copy.node());
         PodMove move{e.pod, copy.node(), "", ""};
         if (recreated_by_controller(copy.controller_kind())) {
             // A StatefulSet pod keeps its name; other controllers generate one.
@@ -213,12 +248,14 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
                 bound.current_owners.push_back({"v1", "Pod", copy.ns(), name, uid, "", ""});
                 if (bound.allocate_once) bound.phase = "Succeeded";
                 model_.on_reservation(std::move(bound));
+                reservations_changed();
             } else {
                 std::string only = copy.controller_kind() == "DaemonSet" ? copy.node() : "";
                 target = schedule(*pending, only).node;
             }
             if (!target.empty()) {
                 model_.on_pod(copy.replacement(name, uid, target, now_ms));
+                changed(target);
                 add_usage(target, copy.ns(), name, usage);
             }
             move.replacement = copy.ns() + "/" + name;

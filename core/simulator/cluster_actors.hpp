@@ -7,6 +7,7 @@
 #include "simulator/simulation_report.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ private:
         std::string message;  // why not, when no node fits
     };
     Placement schedule(const kd_pod& pod, const std::string& only_node);
+
+    // Per pass (one apply or schedule_reservations call): the ready-node list and, per node, the
+    // requests held there (non-finished pods plus Available, unbound Reservations), summed on
+    // first use and forgotten when the node changes, instead of re-summed for every placement.
+    void begin_pass();
+    const std::map<std::string, int64_t, std::less<>>& requested(std::string_view node);
+    void changed(const std::string& node);
+    void reservations_changed();
     // An Available, unbound Reservation made for this pod's controller (or for the pod itself).
     const Reservation* reservation_for(const kd_pod& pod) const;
     std::vector<std::pair<std::string, int64_t>> take_usage(const std::string& node, const std::string& ns,
@@ -52,6 +61,10 @@ private:
 
     ClusterModel& model_;
     uint64_t counter_ = 0;
+    std::vector<const kd_node*> nodes_;
+    std::map<std::string, std::map<std::string, int64_t, std::less<>>, std::less<>> requested_;
+    std::map<std::string, std::map<std::string, int64_t, std::less<>>> held_;
+    bool held_valid_ = false;
 };
 
 }  // namespace kd::core
