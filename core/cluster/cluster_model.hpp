@@ -117,7 +117,11 @@ public:
     std::unique_ptr<ClusterSnapshot> snapshot(int64_t now_ms) const;
 
 private:
-    struct PodRecord;
+    // A free slot has pod.struct_size == 0.
+    struct PodRecord {
+        kd_pod pod{};
+        bool alive() const { return pod.struct_size != 0; }
+    };
     struct NodeRecord;
     struct MetricRecord;
 
@@ -198,26 +202,6 @@ private:
     friend class ClusterSnapshot;
 };
 
-// One cycle's kd_snapshot over a model: pointer arrays and lookup tables, no object copies.
-class ClusterSnapshot {
-public:
-    ClusterSnapshot(const ClusterModel& model, int64_t now_ms);
-    const kd_snapshot& raw() const { return snap_; }
-
-private:
-    static kd_pod_ref_list pods_on_node_cb(const kd_snapshot* s, kd_str node);
-    static const kd_node_metric* node_metric_cb(const kd_snapshot* s, kd_str node);
-    static const kd_pod* find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name);
-    static const kd_node* find_node_cb(const kd_snapshot* s, kd_str name);
-    static kd_str list_objects_cb(const kd_snapshot* s, kd_str kind);
-
-    const ClusterModel& model_;
-    std::vector<const kd_node*> ready_nodes_;
-    std::vector<const kd_pod*> pods_;
-    std::vector<const kd_pod*> pods_by_node_;                                          // grouped by node
-    std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> node_ranges_;  // offset, count
-    kd_snapshot snap_{};
-    mutable std::map<std::string, std::string, std::less<>> object_lists_;  // by kind, built on first use
-};
-
 }  // namespace kd::core
+
+#include "cluster/cluster_snapshot.hpp"

@@ -1,0 +1,84 @@
+#include "cluster/cluster_snapshot.hpp"
+
+#include "cluster/cluster_model.hpp"
+#include "cluster/migration_json.hpp"
+#include "cluster/string_pool.hpp"
+
+#include <algorithm>
+
+namespace kd::core {
+
+ClusterSnapshot::ClusterSnapshot(const ClusterModel& model, int64_t now_ms) : model_(model) {
+    for (const kd_node* n : model.nodes())
+        if (n->ready) ready_nodes_.push_back(n);
+    pods_.reserve(model.pod_index_.size());
+    for (const auto& r : model.pod_slots_)
+        if (r.alive()) pods_.push_back(&r.pod);
+    // Group pods by node in node-name order, pods in insertion order within a node.
+    pods_by_node_.reserve(pods_.size());
+    std::vector<std::pair<std::string_view, const std::vector<uint32_t>*>> groups;
+    groups.reserve(model.pods_by_node_.size());
+    for (const auto& [node, slots] : model.pods_by_node_)
+        if (!node.empty() && !slots.empty()) groups.emplace_back(node, &slots);
+    std::sort(groups.begin(), groups.end());
+    for (const auto& [node, slots] : groups) {
+        std::vector<uint32_t> sorted = *slots;
+        std::sort(sorted.begin(), sorted.end());
+        node_ranges_[node] = {static_cast<uint32_t>(pods_by_node_.size()), static_cast<uint32_t>(sorted.size())};
+        for (uint32_t s : sorted) pods_by_node_.push_back(&model.pod_slots_[s].pod);
+    }
+    snap_ = kd_snapshot{sizeof(kd_snapshot),
+                        now_ms,
+                        ready_nodes_.data(),
+                        ready_nodes_.size(),
+                        ready_nodes_.data(),
+                        ready_nodes_.size(),
+                        pods_.data(),
+                        pods_.size(),
+                        this,
+                        &pods_on_node_cb,
+                        &node_metric_cb,
+                        &find_pod_cb,
+                        &find_node_cb,
+                        &list_objects_cb};
+}
+
+kd_pod_ref_list ClusterSnapshot::pods_on_node_cb(const kd_snapshot* s, kd_str node) {
+    const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
+    auto it = self->node_ranges_.find(view(node));
+    if (it == self->node_ranges_.end()) return {nullptr, 0};
+    return {self->pods_by_node_.data() + it->second.first, it->second.second};
+}
+
+const kd_node_metric* ClusterSnapshot::node_metric_cb(const kd_snapshot* s, kd_str node) {
+    return static_cast<const ClusterSnapshot*>(s->host_data)->model_.node_metric(view(node));
+}
+
+const kd_pod* ClusterSnapshot::find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name) {
+    return static_cast<const ClusterSnapshot*>(s->host_data)->model_.pod_by_name(view(ns), view(name));
+}
+
+kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
+    const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
+    auto it = self->object_lists_.find(view(kind));
+    if (it == self->object_lists_.end()) {
+        std::string json = "[]";
+        if (view(kind) == "PodMigrationJob") {
+            std::vector<const PodMigrationJob*> jobs;
+            for (const auto& [uid, j] : self->model_.migration_jobs()) jobs.push_back(&j);
+            json = to_json_array(jobs);
+        } else if (view(kind) == "Reservation") {
+            std::vector<const Reservation*> rs;
+            for (const auto& [uid, r] : self->model_.reservations()) rs.push_back(&r);
+            json = to_json_array(rs);
+        }
+        it = self->object_lists_.emplace(std::string(view(kind)), std::move(json)).first;
+    }
+    return kd_str{it->second.data(), it->second.size()};
+}
+
+const kd_node* ClusterSnapshot::find_node_cb(const kd_snapshot* s, kd_str name) {
+    return static_cast<const ClusterSnapshot*>(s->host_data)->model_.node_by_name(view(name));
+}
+
+}  // namespace kd::core
