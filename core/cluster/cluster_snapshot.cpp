@@ -4,6 +4,8 @@
 #include "cluster/migration_json.hpp"
 #include "cluster/string_pool.hpp"
 
+#include <kdesched/view.hpp>
+
 #include <algorithm>
 
 namespace kd::core {
@@ -40,7 +42,8 @@ ClusterSnapshot::ClusterSnapshot(const ClusterModel& model, int64_t now_ms) : mo
                         &node_metric_cb,
                         &find_pod_cb,
                         &find_node_cb,
-                        &list_objects_cb};
+                        &list_objects_cb,
+                        &pod_workload_cb};
 }
 
 kd_pod_ref_list ClusterSnapshot::pods_on_node_cb(const kd_snapshot* s, kd_str node) {
@@ -75,6 +78,45 @@ kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
         it = self->object_lists_.emplace(std::string(view(kind)), std::move(json)).first;
     }
     return kd_str{it->second.data(), it->second.size()};
+}
+
+const std::vector<const kd_pod*>& ClusterSnapshot::workload_pods(const Workload& top) const {
+    auto it = workload_pods_.find(top.uid);
+    if (it != workload_pods_.end()) return it->second;
+    std::vector<const kd_pod*> pods = model_.pods_by_owner(top.uid);
+    if (top.kind == "Deployment")
+        for (const Workload& rs : model_.workload_slots_)
+            if (rs.kind == "ReplicaSet" && rs.controller_uid == top.uid)
+                for (const kd_pod* p : model_.pods_by_owner(rs.uid)) pods.push_back(p);
+    return workload_pods_.emplace(top.uid, std::move(pods)).first->second;
+}
+
+// Kubernetes' controller finder: the pod's controller, and a ReplicaSet's owning Deployment.
+void ClusterSnapshot::pod_workload_cb(const kd_snapshot* s, const kd_pod* pod, kd_workload* out) {
+    const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
+    const ClusterModel& model = self->model_;
+    out->found = 0;
+    kd::Pod p(pod);
+    auto controller = p.controller();
+    if (!controller) return;
+    std::string_view ns = p.ns();
+    const Workload* w = model.workload_by_uid(controller->uid());
+    if (!w) w = model.workload_by_name(controller->kind(), ns, controller->name());
+    if (!w) return;
+    if (w->kind == "ReplicaSet" && w->controller_kind == "Deployment") {
+        const Workload* d = model.workload_by_uid(w->controller_uid);
+        if (!d) d = model.workload_by_name("Deployment", ns, w->controller_name);
+        if (d) w = d;
+    }
+    const auto& pods = self->workload_pods(*w);
+    out->found = 1;
+    out->has_replicas = w->replicas.has_value();
+    out->replicas = w->replicas.value_or(0);
+    out->kind = kd_str{w->kind.data(), w->kind.size()};
+    out->namespace_ = kd_str{w->ns.data(), w->ns.size()};
+    out->name = kd_str{w->name.data(), w->name.size()};
+    out->uid = kd_str{w->uid.data(), w->uid.size()};
+    out->pods = {pods.data(), pods.size()};
 }
 
 const kd_node* ClusterSnapshot::find_node_cb(const kd_snapshot* s, kd_str name) {

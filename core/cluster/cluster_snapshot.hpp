@@ -27,6 +27,9 @@ private:
     static const kd_pod* find_pod_cb(const kd_snapshot* s, kd_str ns, kd_str name);
     static const kd_node* find_node_cb(const kd_snapshot* s, kd_str name);
     static kd_str list_objects_cb(const kd_snapshot* s, kd_str kind);
+    static void pod_workload_cb(const kd_snapshot* s, const kd_pod* pod, kd_workload* out);
+    // Pods of a top workload (a Deployment: those of all its ReplicaSets), built on first use.
+    const std::vector<const kd_pod*>& workload_pods(const struct Workload& top) const;
 
     const ClusterModel& model_;
     std::vector<const kd_node*> ready_nodes_;
@@ -35,6 +38,7 @@ private:
     std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> node_ranges_;  // offset, count
     kd_snapshot snap_{};
     mutable std::map<std::string, std::string, std::less<>> object_lists_;  // by kind, built on first use
+    mutable std::unordered_map<std::string_view, std::vector<const kd_pod*>> workload_pods_;  // by workload UID
 };
 
 }  // namespace kd::core

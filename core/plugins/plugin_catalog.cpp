@@ -117,6 +117,12 @@ std::vector<std::string> PluginEntry::extension_points() const {
     return out;
 }
 
+kd_status (*PluginEntry::tick_hook() const)(kd_plugin_instance*, const kd_call*, int64_t*, kd_error_sink*) {
+    // A 1.0 descriptor ends before the field.
+    if (descriptor->struct_size < offsetof(kd_plugin_descriptor, tick) + sizeof(descriptor->tick)) return nullptr;
+    return descriptor->tick;
+}
+
 bool PluginEntry::implements(const std::string& point) const {
     auto pts = extension_points();
     return std::find(pts.begin(), pts.end(), point) != pts.end();

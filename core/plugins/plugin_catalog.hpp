@@ -24,6 +24,8 @@ struct PluginEntry {
     // Extension points this plugin implements ("deschedule", "balance", "filter", "evict").
     std::vector<std::string> extension_points() const;
     bool implements(const std::string& point) const;
+    // The periodic hook (API 1.1), or nullptr when the plugin has none or predates it.
+    kd_status (*tick_hook() const)(kd_plugin_instance*, const kd_call*, int64_t*, kd_error_sink*);
 };
 
 class PluginCatalog {

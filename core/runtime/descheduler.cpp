@@ -16,6 +16,9 @@ Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCat
     ctx_.limiter = &limiter_;
     ctx_.dry_run = config.dryRun;
     ctx_.descheduling_interval_ms = config.deschedulingInterval.ms();
+    // Replicas of one deployment share the lease, so they share the identity: a new leader
+    // resumes what the old one started.
+    ctx_.instance_id = config.leaderElection.resourceNamespace + "/" + config.leaderElection.resourceName;
     std::vector<std::string> problems;
     for (const auto& p : config_.profiles) {
         try {
@@ -41,6 +44,25 @@ std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
     for (auto& p : profiles_)
         if (auto err = p->balance(view, cycle_)) return "profile \"" + p->name() + "\" balance: " + *err;
     return std::nullopt;
+}
+
+Descheduler::TickResult Descheduler::tick(const kd_snapshot& cluster) {
+    TickResult out;
+    std::vector<const kd_node*> nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector);
+    kd_snapshot view = cluster;
+    view.nodes = nodes.data();
+    view.node_count = nodes.size();
+    std::vector<std::string> errors;
+    for (auto& p : profiles_) {
+        int64_t next = 0;
+        if (auto err = p->tick(view, cycle_, next)) errors.push_back("profile \"" + p->name() + "\" tick: " + *err);
+        if (next > 0 && (out.next_ms == 0 || next < out.next_ms)) out.next_ms = next;
+    }
+    if (!errors.empty()) {
+        out.error = errors.front();
+        for (size_t i = 1; i < errors.size(); ++i) *out.error += "; " + errors[i];
+    }
+    return out;
 }
 
 }  // namespace kd::core

@@ -28,6 +28,14 @@ public:
     // cycle stopped: "the cluster size is 0 or 1", or a profile's error.
     std::optional<std::string> run_cycle(const kd_snapshot& cluster);
 
+    // The periodic work of plugins that have it (controllers), between cycles, on every selected
+    // node. Returns the earliest time one asked to be called again (0 = none) and the errors.
+    struct TickResult {
+        int64_t next_ms = 0;
+        std::optional<std::string> error;
+    };
+    TickResult tick(const kd_snapshot& cluster);
+
     uint64_t cycles_run() const { return cycle_; }
     const std::vector<std::unique_ptr<ProfileRuntime>>& profiles() const { return profiles_; }
     const DeschedulerConfiguration& config() const { return config_; }

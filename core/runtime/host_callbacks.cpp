@@ -99,6 +99,11 @@ void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str sub
                                 kd::sv(value));
 }
 
+void count_eviction_cb(const kd_host* self, const kd_call*, const kd_pod* pod, kd_str result, kd_str strategy) {
+    HostContext& ctx = static_cast<PluginInstance*>(self->host_data)->owner().context();
+    if (ctx.observer) ctx.observer->on_pods_evicted(*pod, kd::sv(result), kd::sv(strategy));
+}
+
 }  // namespace
 
 kd_host make_host(PluginInstance* instance) {
@@ -118,6 +123,7 @@ kd_host make_host(PluginInstance* instance) {
     h.delete_pod = &delete_pod_cb;
     h.annotate_pod = &annotate_cb;
     h.record_event = &event_cb;
+    h.count_eviction = &count_eviction_cb;
     return h;
 }
 

@@ -56,6 +56,8 @@ public:
                            std::string_view /*subject*/, std::string_view /*key*/, std::string_view /*value*/) {}
     virtual void on_plugin_log(std::string_view profile, std::string_view plugin, int32_t level,
                                std::string_view message);
+    // kd_host.count_eviction: one increment of descheduler_pods_evicted.
+    virtual void on_pods_evicted(const kd_pod& /*pod*/, std::string_view /*result*/, std::string_view /*strategy*/) {}
 };
 
 struct HostContext {
@@ -64,6 +66,8 @@ struct HostContext {
     EvictionLimiter* limiter = nullptr;
     bool dry_run = false;
     int64_t descheduling_interval_ms = 0;
+    // Stable identity of this descheduler (the leader-election lease); plugins get it plus "/<profile>".
+    std::string instance_id;
 };
 
 }  // namespace kd::core

@@ -10,7 +10,9 @@ PluginInstance::PluginInstance(const PluginEntry& entry, ProfileRuntime& owner, 
                                int64_t descheduling_interval_ms)
     : entry_(entry), owner_(owner), host_(make_host(this)) {
     const std::string& profile = owner.name();
-    kd_create_info info{sizeof(kd_create_info), kd_str{profile.data(), profile.size()}, descheduling_interval_ms};
+    std::string instance_id = owner.context().instance_id + "/" + profile;
+    kd_create_info info{sizeof(kd_create_info), kd_str{profile.data(), profile.size()}, descheduling_interval_ms,
+                        kd_str{instance_id.data(), instance_id.size()}};
     ErrorSink err;
     kd_status st = entry_.descriptor->create(&host_, &info, args_json.data(), args_json.size(), &handle_, &err.sink);
     if (st != KD_OK || !handle_) {
@@ -52,6 +54,13 @@ HookStatus PluginInstance::evict(const kd_call& call, const kd_pod& pod, const k
     out = kd_evict_result{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
     if (entry_.descriptor->evict(handle_, &call, &pod, &options, &out, &err.sink) == KD_OK) return {};
     return {false, err.message.empty() ? "evict failed without a message" : err.message};
+}
+
+HookStatus PluginInstance::tick(const kd_call& call, int64_t& next_ms) {
+    ErrorSink err;
+    next_ms = 0;
+    if (entry_.tick_hook()(handle_, &call, &next_ms, &err.sink) == KD_OK) return {};
+    return {false, err.message.empty() ? "tick failed without a message" : err.message};
 }
 
 }  // namespace kd::core

@@ -37,6 +37,9 @@ public:
     // A failing filter hook rejects the pod (fail closed) with reason "error: <message>".
     void filter(const kd_call& call, const kd_pod& pod, bool pre_eviction, kd_filter_result& out);
     HookStatus evict(const kd_call& call, const kd_pod& pod, const kd_evict_options& options, kd_evict_result& out);
+    // The periodic hook; only for plugins whose entry().tick_hook() is set. `next_ms`: when the
+    // plugin wants the next call (0 = not before the next cycle).
+    HookStatus tick(const kd_call& call, int64_t& next_ms);
 
 private:
     PluginEntry entry_;

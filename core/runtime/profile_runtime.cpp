@@ -132,8 +132,19 @@ std::optional<std::string> ProfileRuntime::balance(const kd_snapshot& cluster, u
     return run(Point::balance, cluster, cycle);
 }
 
+std::optional<std::string> ProfileRuntime::tick(const kd_snapshot& cluster, uint64_t cycle, int64_t& next_ms) {
+    next_ms_ = 0;
+    auto err = run(Point::tick, cluster, cycle);
+    next_ms = next_ms_;
+    return err;
+}
+
 std::optional<std::string> ProfileRuntime::run(Point point, const kd_snapshot& cluster, uint64_t cycle) {
-    const auto& plugins = point == Point::deschedule ? deschedule_ : balance_;
+    std::vector<PluginInstance*> tickers;
+    if (point == Point::tick)
+        for (const auto& inst : instances_)
+            if (inst->entry().tick_hook()) tickers.push_back(inst.get());
+    const auto& plugins = point == Point::deschedule ? deschedule_ : point == Point::balance ? balance_ : tickers;
     if (plugins.empty()) return std::nullopt;
     nodes_ = select_nodes(cluster.nodes, cluster.node_count, profile_.nodeSelector);
     std::vector<std::string> errors;
@@ -151,7 +162,14 @@ std::optional<std::string> ProfileRuntime::run(Point point, const kd_snapshot& c
                              cycle,
                              ctx_.dry_run,
                              &scope};
-        HookStatus st = point == Point::deschedule ? p->deschedule(scope.call) : p->balance(scope.call);
+        HookStatus st;
+        if (point == Point::tick) {
+            int64_t next = 0;
+            st = p->tick(scope.call, next);
+            if (next > 0 && (next_ms_ == 0 || next < next_ms_)) next_ms_ = next;
+        } else {
+            st = point == Point::deschedule ? p->deschedule(scope.call) : p->balance(scope.call);
+        }
         if (!st.ok) errors.push_back(p->name() + ": " + st.error);
     }
     if (errors.empty()) return std::nullopt;

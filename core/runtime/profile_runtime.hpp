@@ -34,6 +34,9 @@ public:
     // earlier one failed). Returns nullopt, or the error: one message, or "[e1, e2]" for several.
     std::optional<std::string> deschedule(const kd_snapshot& cluster, uint64_t cycle);
     std::optional<std::string> balance(const kd_snapshot& cluster, uint64_t cycle);
+    // Runs the periodic hook of every plugin instance that has one (any extension point), on all
+    // the profile's nodes. `next_ms` becomes the earliest time one of them asked for (0 = none).
+    std::optional<std::string> tick(const kd_snapshot& cluster, uint64_t cycle, int64_t& next_ms);
 
     const std::vector<PluginInstance*>& deschedule_plugins() const { return deschedule_; }
     const std::vector<PluginInstance*>& balance_plugins() const { return balance_; }
@@ -42,7 +45,7 @@ public:
     const std::vector<std::unique_ptr<PluginInstance>>& instances() const { return instances_; }
 
 private:
-    enum class Point { deschedule, balance };
+    enum class Point { deschedule, balance, tick };
     std::optional<std::string> run(Point point, const kd_snapshot& cluster, uint64_t cycle);
 
     Profile profile_;
@@ -52,6 +55,7 @@ private:
     PluginInstance* evict_ = nullptr;
     std::unique_ptr<EvictorProxy> evictor_;
     std::vector<const kd_node*> nodes_;  // the profile's nodes for the running cycle
+    int64_t next_ms_ = 0;                // earliest next tick asked for during tick()
 };
 
 // Nodes of `nodes` whose labels match `selector` (all of them when there is no selector).

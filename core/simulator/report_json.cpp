@@ -60,6 +60,12 @@ void write_json(std::ostream& out, const SimulationReport& report) {
         w.Uint64(c.cycle);
         field(w, "time", format_rfc3339(c.time_ms));
         if (!c.error.empty()) field(w, "error", c.error);
+        if (!c.tick_errors.empty()) {
+            w.Key("tickErrors");
+            w.StartArray();
+            for (const auto& e : c.tick_errors) w.String(e.c_str(), static_cast<rapidjson::SizeType>(e.size()));
+            w.EndArray();
+        }
         object_array(w, "nodes", c.nodes, [&](const NodeReport& n) {
             field(w, "name", n.name);
             field(w, "pool", n.pool);
@@ -91,6 +97,11 @@ void write_json(std::ostream& out, const SimulationReport& report) {
             field(w, "targetNode", j.target_node);
             w.Key("passedArbitration");
             w.Bool(j.passed_arbitration);
+            object_array(w, "history", j.history, [&](const JobPhaseChange& h) {
+                field(w, "time", format_rfc3339(h.time_ms));
+                field(w, "phase", h.phase);
+                field(w, "reason", h.reason);
+            });
         });
         object_array(w, "moves", c.moves, [&](const PodMove& m) {
             field(w, "pod", m.pod);
@@ -130,6 +141,14 @@ void write_json(std::ostream& out, const SimulationReport& report) {
     w.Uint64(sum.moved);
     w.Key("podsUnplaced");
     w.Uint64(sum.unplaced);
+    object_array(w, "podsEvictedMetric", report.pods_evicted, [&](const EvictedCounter& m) {
+        field(w, "result", m.result);
+        field(w, "strategy", m.strategy);
+        field(w, "namespace", m.ns);
+        field(w, "node", m.node);
+        w.Key("value");
+        w.Uint64(m.value);
+    });
     w.EndObject();
     w.EndObject();
     out << "\n";

@@ -40,6 +40,7 @@ void write_table(std::ostream& out, const SimulationReport& report) {
     for (const auto& c : report.cycles) {
         out << "\ncycle " << c.cycle << "  " << format_rfc3339(c.time_ms) << "\n";
         if (!c.error.empty()) out << "  cycle stopped: " << c.error << "\n";
+        for (const auto& e : c.tick_errors) out << "  periodic work failed: " << e << "\n";
         std::vector<std::vector<std::string>> rows{{"NODE", "POOL", "CLASS", "CPU", "MEMORY"}};
         for (const auto& n : c.nodes)
             rows.push_back({n.name, n.pool.empty() ? "-" : n.pool, n.klass.empty() ? "-" : n.klass, pct(n.cpu_pct),
@@ -70,10 +71,14 @@ void write_table(std::ostream& out, const SimulationReport& report) {
         if (!c.migration_jobs.empty()) {
             out << "  migration jobs:\n";
             std::vector<std::vector<std::string>> jobs;
-            for (const auto& j : c.migration_jobs)
-                jobs.push_back({j.name, j.pod, j.phase, j.reason.empty() ? "-" : j.reason,
+            for (const auto& j : c.migration_jobs) {
+                // The phases the job went through so far: Pending -> Running -> Succeeded.
+                std::string phases;
+                for (const auto& h : j.history) phases += (phases.empty() ? "" : " -> ") + h.phase;
+                jobs.push_back({j.name, j.pod, phases.empty() ? j.phase : phases, j.reason.empty() ? "-" : j.reason,
                                 j.source_node + " -> " + (j.target_node.empty() ? "?" : j.target_node),
                                 j.passed_arbitration ? "passed arbitration" : "", j.message});
+            }
             print_rows(out, jobs, "    ");
         }
         if (!c.events.empty()) {

@@ -9,6 +9,7 @@
 #include <kdesched/view.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -18,6 +19,8 @@ namespace {
 
 constexpr int64_t kDefaultIntervalMs = 10'000;
 constexpr int64_t kEpoch2026Ms = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+// Periodic-work calls between two cycles at most (a 500 ms arbitration interval needs 20 per 10 s).
+constexpr int kMaxTicksPerInterval = 1000;
 
 // Collects one cycle's eviction outcomes and plugin reports into the CycleReport being built.
 class SimulationObserver : public RunObserver {
@@ -46,7 +49,17 @@ public:
         if (kind == "node") node_facts_[std::string(subject)][std::string(key)] = std::string(value);
         if (kind == "pod" && key == "skipped") explain(std::string(subject), std::string(plugin), std::string(value));
     }
+    void on_pods_evicted(const kd_pod& pod, std::string_view result, std::string_view strategy) override {
+        kd::Pod p(&pod);
+        ++pods_evicted_[{std::string(result), std::string(strategy), std::string(p.ns()), std::string(p.node_name())}];
+    }
     const std::map<std::string, std::map<std::string, std::string>>& node_facts() const { return node_facts_; }
+    std::vector<EvictedCounter> pods_evicted() const {
+        std::vector<EvictedCounter> out;
+        for (const auto& [labels, value] : pods_evicted_)
+            out.push_back({labels[0], labels[1], labels[2], labels[3], value});
+        return out;
+    }
 
 private:
     void explain(const std::string& pod, const std::string& plugin, const std::string& reason) {
@@ -57,6 +70,7 @@ private:
     CycleReport* cycle_ = nullptr;
     std::map<std::string, std::map<std::string, std::string>> node_facts_;
     std::set<std::string> explained_;
+    std::map<std::array<std::string, 4>, uint64_t> pods_evicted_;  // result, strategy, namespace, node
 };
 
 double percent(int64_t used, int64_t alloc) {
@@ -92,23 +106,55 @@ std::vector<NodeReport> node_reports(const ClusterModel& model, const Simulation
     return out;
 }
 
-std::vector<MigrationJobReport> job_reports(const ClusterModel& model) {
-    std::vector<MigrationJobReport> out;
-    for (const auto& [uid, j] : model.migration_jobs()) {
-        MigrationJobReport r;
-        r.name = j.name;
-        r.pod = j.pod_ref.ns + "/" + j.pod_ref.name;
-        r.phase = j.phase.empty() ? "Pending" : j.phase;
-        r.reason = j.reason;
-        r.message = j.message;
-        if (const kd_pod* p = model.pod_by_name(j.pod_ref.ns, j.pod_ref.name)) r.source_node = kd::sv(p->node_name);
-        r.target_node = j.node_name;
-        auto passed = j.annotations.find("descheduler.koordinator.sh/passed-arbitration");
-        r.passed_arbitration = passed != j.annotations.end() && passed->second == "true";
-        out.push_back(std::move(r));
+// Follows the migration jobs through the run: the node each pod left (it is gone once evicted)
+// and every phase change seen after a cycle or a controller tick.
+class JobTracker {
+public:
+    void observe(const ClusterModel& model, int64_t now_ms) {
+        for (const auto& [uid, j] : model.migration_jobs()) {
+            Track& t = tracks_[j.name];
+            if (t.source_node.empty())
+                if (const kd_pod* p = model.pod_by_name(j.pod_ref.ns, j.pod_ref.name))
+                    t.source_node = kd::sv(p->node_name);
+            std::string phase = j.phase.empty() ? "Pending" : j.phase;
+            if (t.history.empty() || t.history.back().phase != phase) t.history.push_back({now_ms, phase, j.reason});
+        }
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-    return out;
+    std::vector<MigrationJobReport> reports(const ClusterModel& model) const {
+        std::vector<MigrationJobReport> out;
+        for (const auto& [uid, j] : model.migration_jobs()) {
+            MigrationJobReport r;
+            r.name = j.name;
+            r.pod = j.pod_ref.ns + "/" + j.pod_ref.name;
+            r.phase = j.phase.empty() ? "Pending" : j.phase;
+            r.reason = j.reason;
+            r.message = j.message;
+            if (auto t = tracks_.find(j.name); t != tracks_.end()) {
+                r.source_node = t->second.source_node;
+                r.history = t->second.history;
+            }
+            r.target_node = j.node_name;
+            auto passed = j.annotations.find("descheduler.koordinator.sh/passed-arbitration");
+            r.passed_arbitration = passed != j.annotations.end() && passed->second == "true";
+            out.push_back(std::move(r));
+        }
+        std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+        return out;
+    }
+
+private:
+    struct Track {
+        std::string source_node;
+        std::vector<JobPhaseChange> history;
+    };
+    std::map<std::string, Track> tracks_;  // by job name
+};
+
+// Applies one round of writes (a cycle's or a tick's) to the model and adds what it did to the report.
+void apply_writes(SimulatedWriter& writer, ClusterActors& actors, int64_t now, CycleReport& cycle) {
+    CycleWrites writes = writer.take();
+    for (auto& m : actors.apply(writes, now)) cycle.moves.push_back(std::move(m));
+    for (auto& e : writes.events) cycle.events.push_back(std::move(e));
 }
 
 }  // namespace
@@ -136,6 +182,8 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
     report.interval_ms = interval;
     int64_t now = simulation_start_ms(model);
     report.start_time = format_rfc3339(now);
+    JobTracker jobs;
+    jobs.observe(model, now);
     for (uint64_t c = 1; c <= options.cycles; ++c, now += interval) {
         CycleReport& cycle = report.cycles.emplace_back();
         cycle.cycle = c;
@@ -148,11 +196,27 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
             if (auto err = descheduler.run_cycle(snap->raw())) cycle.error = *err;
         }
         cycle.nodes = node_reports(model, observer);
-        CycleWrites writes = writer.take();
-        cycle.moves = actors.apply(writes, now);
-        cycle.events = std::move(writes.events);
-        cycle.migration_jobs = job_reports(model);
+        apply_writes(writer, actors, now, cycle);
+        jobs.observe(model, now);
+        // Until the next cycle: the controllers' periodic work at the times they ask for, the
+        // scheduler placing new Reservations before each call, every call's writes applied after it.
+        int64_t t = now;
+        for (int calls = 0; calls < kMaxTicksPerInterval; ++calls) {
+            actors.schedule_reservations(t);
+            Descheduler::TickResult tick;
+            {
+                auto snap = model.snapshot(t);
+                tick = descheduler.tick(snap->raw());
+            }
+            if (tick.error) cycle.tick_errors.push_back(format_rfc3339(t) + ": " + *tick.error);
+            apply_writes(writer, actors, t, cycle);
+            jobs.observe(model, t);
+            if (tick.next_ms == 0 || tick.next_ms >= now + interval) break;
+            t = std::max(tick.next_ms, t + 1);  // time always moves on, so a busy plugin cannot stall it
+        }
+        cycle.migration_jobs = jobs.reports(model);
     }
+    report.pods_evicted = observer.pods_evicted();
     return report;
 }
 

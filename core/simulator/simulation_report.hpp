@@ -27,9 +27,22 @@ struct EvictionReport {
     std::string decided_by, detail;
 };
 
+// One phase a migration job was seen in (after a cycle or a controller tick), with its reason.
+struct JobPhaseChange {
+    int64_t time_ms = 0;
+    std::string phase, reason;
+};
+
 struct MigrationJobReport {
     std::string name, pod, phase, reason, message, source_node, target_node;
     bool passed_arbitration = false;
+    std::vector<JobPhaseChange> history;  // every phase change so far, oldest first
+};
+
+// descheduler_pods_evicted{result, strategy, namespace, node} = value.
+struct EvictedCounter {
+    std::string result, strategy, ns, node;
+    uint64_t value = 0;
 };
 
 // A pod the cluster moved between cycles: evicted from `from`, its replacement placed on `to`
@@ -51,7 +64,8 @@ struct ExplainEntry {
 struct CycleReport {
     uint64_t cycle = 0;
     int64_t time_ms = 0;
-    std::string error;  // why the cycle stopped early, if it did
+    std::string error;                     // why the cycle stopped early, if it did
+    std::vector<std::string> tick_errors;  // failures of plugins' periodic work after the cycle
     std::vector<NodeReport> nodes;
     std::vector<EvictionReport> evictions;
     std::vector<MigrationJobReport> migration_jobs;
@@ -65,6 +79,7 @@ struct SimulationReport {
     int64_t interval_ms = 0;
     std::vector<CycleReport> cycles;
     bool explain = false;
+    std::vector<EvictedCounter> pods_evicted;  // the metric at the end of the run, sorted by labels
 };
 
 // Totals over every cycle.

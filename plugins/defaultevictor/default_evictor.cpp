@@ -132,6 +132,11 @@ kd::Verdict DefaultEvictor::pre_eviction_filter(kd::Cycle& cycle, const kd::Pod&
 
 kd::EvictOutcome DefaultEvictor::evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request) {
     std::string error = cycle.evict_pod(pod, request.reason);
+    // As the anchor's evictor: the metric under the requesting plugin, an Event on success.
+    cycle.count_eviction(pod, error.empty() ? "success" : "error", request.plugin);
+    if (error.empty())
+        cycle.record_event("Pod", pod.ns(), pod.name(), "Normal", "Descheduled", "Evicting",
+                           "pod evicted by " + std::string(request.reason.empty() ? "NotSet" : request.reason));
     kd::EvictOutcome out = error.empty() ? kd::EvictOutcome::accepted() : kd::EvictOutcome::failed(std::move(error));
     out.plugin = kName;
     return out;

@@ -31,7 +31,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 0
+#define KD_API_VERSION_MINOR 1
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -259,6 +259,22 @@ typedef struct kd_pod_ref_list {
     size_t count;
 } kd_pod_ref_list;
 
+/* The workload a pod belongs to, resolved from its controller ownerReference the way Kubernetes'
+ * controller finder does: a ReplicaSet owned by a Deployment resolves to the Deployment (its pods:
+ * those of all its ReplicaSets); StatefulSet, ReplicationController, Job, DaemonSet and an
+ * unowned ReplicaSet resolve to themselves. (API 1.1) */
+typedef struct kd_workload {
+    uint32_t struct_size;
+    uint8_t found;        /* the pod has a controller and the host knows it */
+    uint8_t has_replicas; /* the top workload has spec.replicas (Job: spec.parallelism) */
+    int32_t replicas;     /* spec.replicas of the top workload; 0 when absent */
+    kd_str kind;          /* of the top workload */
+    kd_str namespace_;
+    kd_str name;
+    kd_str uid;
+    kd_pod_ref_list pods; /* the workload's pods, any phase (host-owned, valid until the hook returns) */
+} kd_workload;
+
 /*
  * The cluster as the host sees it for this cycle. Nodes are the ones this extension point runs
  * on (already filtered by the global and profile node selectors) followed by nothing else;
@@ -286,6 +302,9 @@ typedef struct kd_snapshot {
      * "Reservation" — as a JSON array of their wire form (scheduling.koordinator.sh/v1alpha1);
      * "[]" for none or an unknown kind. Host-owned, valid until the hook returns. */
     kd_str (*list_objects)(const struct kd_snapshot* self, kd_str kind);
+    /* (API 1.1) The workload of `pod` (see kd_workload); out->found = 0 when the pod has no
+     * controller or the controller is unknown. `out->struct_size` is set by the caller. */
+    void (*pod_workload)(const struct kd_snapshot* self, const kd_pod* pod, kd_workload* out);
 } kd_snapshot;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -361,7 +380,7 @@ typedef struct kd_host {
     void (*evict)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, const kd_evict_options* options,
                   kd_evict_result* out);
     /* Cluster write: evict the pod now through the Eviction API (policy/v1; the simulator deletes
-     * it). For evict plugins. The host records the event and the descheduler_pods_evicted metric.
+     * it). For evict plugins, which record the Event and count_eviction themselves.
      * `reason` is copied. Returns KD_ERROR with a message in `err` when the API refuses. */
     kd_status (*evict_pod)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason,
                            kd_error_sink* err);
@@ -393,6 +412,10 @@ typedef struct kd_host {
     /* Records a Kubernetes Event about an object: type Normal or Warning, reason, action, message. */
     void (*record_event)(const struct kd_host* self, const kd_call* call, kd_str kind, kd_str namespace_, kd_str name,
                          kd_str type, kd_str reason, kd_str action, kd_str message);
+    /* (API 1.1) Counts one eviction of `pod` in the descheduler_pods_evicted metric: `result`
+     * "success" or "error"; `strategy` the plugin that asked for it (a migration's trigger). */
+    void (*count_eviction)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str result,
+                           kd_str strategy);
 } kd_host;
 
 /* Facts about the run given to create. Host-owned, valid during create only. */
@@ -400,6 +423,10 @@ typedef struct kd_create_info {
     uint32_t struct_size;
     kd_str profile;                   /* profile the instance belongs to */
     int64_t descheduling_interval_ms; /* top-level deschedulingInterval (0 = one cycle) */
+    /* (API 1.1) Stable identity of this descheduler: the same across restarts and replicas of
+     * one deployment (derived from the leader-election lease and the profile), different between
+     * two deployments. For marking objects a plugin created so that it can resume them. */
+    kd_str instance_id;
 } kd_create_info;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -435,6 +462,14 @@ typedef struct kd_plugin_descriptor {
      * KD_EVICT_ACCEPTED, KD_EVICT_FILTERED or KD_EVICT_FAILED. */
     kd_status (*evict)(kd_plugin_instance* self, const kd_call* call, const kd_pod* pod,
                        const kd_evict_options* options, kd_evict_result* out, kd_error_sink* err);
+
+    /* (API 1.1) Optional periodic work between cycles — a controller's reconcile loop, driven by
+     * the host instead of threads of the plugin's own. The host calls it after every cycle and
+     * again at (or soon after) the time the plugin asks for in *next_ms (absolute, on the
+     * snapshot's clock; 0 = nothing to do before the next cycle). Each call gets a fresh
+     * snapshot; cluster writes made in one call are visible in the snapshot of the next. In
+     * the simulator the virtual clock jumps to each requested time. */
+    kd_status (*tick)(kd_plugin_instance* self, const kd_call* call, int64_t* next_ms, kd_error_sink* err);
 } kd_plugin_descriptor;
 
 /* What the entry point returns. Static storage in the plugin library: lives until it is unloaded. */

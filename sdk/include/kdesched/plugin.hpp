@@ -19,6 +19,7 @@
 //     kd::Verdict filter(kd::Cycle&, const kd::Pod&);                // with pre_eviction_filter
 //     kd::Verdict pre_eviction_filter(kd::Cycle&, const kd::Pod&);
 //     kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const kd::EvictRequest&);
+//     int64_t tick(kd::Cycle&);   // periodic work; returns when to be called next (0 = next cycle)
 // Exceptions never cross the boundary: each is caught and reported to the host as an error.
 #pragma once
 
@@ -27,6 +28,7 @@
 #include <kdesched/view.hpp>
 
 #include <cstdarg>
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <string>
@@ -99,16 +101,22 @@ enum class LogLevel { debug = KD_LOG_DEBUG, info = KD_LOG_INFO, warn = KD_LOG_WA
 class Host {
 public:
     Host(const kd_host* host, const kd_create_info* info)
-        : host_(host), profile_(sv(info->profile)), interval_ms_(info->descheduling_interval_ms) {}
+        : host_(host), profile_(sv(info->profile)), interval_ms_(info->descheduling_interval_ms) {
+        if (info->struct_size >= offsetof(kd_create_info, instance_id) + sizeof(kd_str))
+            instance_id_ = sv(info->instance_id);
+    }
     const kd_host* raw() const { return host_; }
     const std::string& profile() const { return profile_; }
     // Top-level deschedulingInterval in milliseconds (0 = one cycle).
     int64_t descheduling_interval_ms() const { return interval_ms_; }
+    // Stable identity of this descheduler (kd_create_info.instance_id; "" from a 1.0 host).
+    const std::string& instance_id() const { return instance_id_; }
 
 private:
     const kd_host* host_;
     std::string profile_;
     int64_t interval_ms_;
+    std::string instance_id_;
 };
 
 // One hook call: the snapshot, the evictor and logging. Valid only while the hook runs.
@@ -167,6 +175,11 @@ public:
                       std::string_view reason, std::string_view action, std::string_view message) const {
         host_->record_event(host_, call_, to_kd(kind), to_kd(ns), to_kd(name), to_kd(type), to_kd(reason),
                             to_kd(action), to_kd(message));
+    }
+
+    // Counts one eviction in descheduler_pods_evicted{result, strategy, namespace, node}.
+    void count_eviction(const Pod& pod, std::string_view result, std::string_view strategy) const {
+        host_->count_eviction(host_, call_, pod.raw(), to_kd(result), to_kd(strategy));
     }
 
     // Facts for the host's reports: node pool and class, why a candidate pod was skipped.
@@ -239,6 +252,10 @@ concept HasPreEvictionFilterName = requires {
 template <class T>
 concept HasEvictName = requires {
     &T::evict;
+};
+template <class T>
+concept HasTickName = requires {
+    &T::tick;
 };
 
 // The instance the host holds: the user's object plus storage for strings returned to the host.
@@ -329,6 +346,14 @@ struct Hooks {
         });
     }
 
+    static kd_status tick(kd_plugin_instance* p, const kd_call* call, int64_t* next_ms, kd_error_sink* err) noexcept {
+        *next_ms = 0;
+        return guarded(err, [&] {
+            Cycle c(reinterpret_cast<Instance<T>*>(p)->host.raw(), call);
+            *next_ms = self<T>(p).tick(c);
+        });
+    }
+
     static kd_plugin_descriptor make() {
         kd_plugin_descriptor d{};
         d.struct_size = sizeof(kd_plugin_descriptor);
@@ -365,6 +390,11 @@ struct Hooks {
                 "kdesched plugin: expected signature: kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const "
                 "kd::EvictRequest&)");
             d.evict = &evict;
+        }
+        if constexpr (HasTickName<T>) {
+            static_assert(std::is_convertible_v<decltype(&T::tick), int64_t (T::*)(Cycle&)>,
+                          "kdesched plugin: expected signature: int64_t tick(kd::Cycle&)");
+            d.tick = &tick;
         }
         return d;
     }

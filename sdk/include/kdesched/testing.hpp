@@ -16,6 +16,8 @@
 #include <kdesched/quantity.hpp>
 #include <kdesched/view.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <deque>
 #include <functional>
 #include <map>
@@ -145,6 +147,18 @@ public:
         MetricSpec& without_node_metric() { return has_node_metric = false, *this; }
     };
 
+    // A workload as the host resolves it (kd_workload): pods whose controller UID is the
+    // workload's own or one of `members` (e.g. a Deployment's ReplicaSets) belong to it.
+    struct WorkloadSpec {
+        std::string kind, ns, name, uid;
+        int32_t replicas = 0;
+        bool has_replicas = true;
+        std::vector<std::string> members;
+        // Adds a member controller by UID ("uid-<kind>-<name>" as PodSpec::owner derives it).
+        WorkloadSpec& member(std::string uid) { return members.push_back(std::move(uid)), *this; }
+        WorkloadSpec& without_replicas() { return has_replicas = false, replicas = 0, *this; }
+    };
+
     explicit SnapshotBuilder(int64_t now_ms = 1'700'000'000'000) : now_ms_(now_ms) {}
     int64_t now_ms() const { return now_ms_; }
     void set_now(int64_t ms) { now_ms_ = ms; }
@@ -162,6 +176,15 @@ public:
         p.name = std::move(name);
         p.created_ms = now_ms_ - 3'600'000;
         return p;
+    }
+    WorkloadSpec& workload(std::string kind, std::string ns, std::string name, int32_t replicas) {
+        auto& w = workloads_.emplace_back();
+        w.uid = "uid-" + kind + "-" + name;
+        w.kind = std::move(kind);
+        w.ns = std::move(ns);
+        w.name = std::move(name);
+        w.replicas = replicas;
+        return w;
     }
     MetricSpec& metric(std::string node) {
         auto& m = metrics_.emplace_back();
@@ -277,8 +300,10 @@ public:
                              &Built::node_metric,
                              &Built::find_pod,
                              &Built::find_node,
-                             &Built::list_objects};
+                             &Built::list_objects,
+                             &Built::pod_workload};
         b.objects = objects_;
+        b.workloads = &workloads_;
         return &b.snap;
     }
 
@@ -303,6 +328,8 @@ private:
         std::map<std::string, std::vector<const kd_pod*>> by_node;
         std::map<std::string, const kd_node_metric*> metric_by_node;
         std::map<std::string, std::string> objects;
+        const std::deque<WorkloadSpec>* workloads = nullptr;
+        mutable std::deque<std::vector<const kd_pod*>> workload_pods;
         kd_snapshot snap{};
 
         static const Built& of(const kd_snapshot* s) { return *static_cast<const Built*>(s->host_data); }
@@ -326,6 +353,32 @@ private:
             const Built& b = of(s);
             auto it = b.objects.find(std::string(sv(kind)));
             return it == b.objects.end() ? kd_str{"[]", 2} : to_kd(it->second);
+        }
+        static void pod_workload(const kd_snapshot* snap, const kd_pod* pod, kd_workload* out) {
+            const Built& b = of(snap);
+            auto controller = Pod(pod).controller();
+            out->found = 0;
+            if (!controller) return;
+            auto covers = [](const WorkloadSpec& w, std::string_view uid) {
+                return w.uid == uid || std::find(w.members.begin(), w.members.end(), uid) != w.members.end();
+            };
+            for (const auto& w : *b.workloads) {
+                if (w.ns != Pod(pod).ns() || !covers(w, controller->uid())) continue;
+                auto& pods = b.workload_pods.emplace_back();
+                for (const auto& p : b.pods) {
+                    auto c = Pod(&p).controller();
+                    if (c && Pod(&p).ns() == w.ns && covers(w, c->uid())) pods.push_back(&p);
+                }
+                out->found = 1;
+                out->has_replicas = w.has_replicas;
+                out->replicas = w.replicas;
+                out->kind = s(w.kind);
+                out->namespace_ = s(w.ns);
+                out->name = s(w.name);
+                out->uid = s(w.uid);
+                out->pods = {pods.data(), pods.size()};
+                return;
+            }
         }
         static const kd_node* find_node(const kd_snapshot* s, kd_str name) {
             for (auto& n : of(s).nodes)
@@ -362,6 +415,7 @@ private:
     std::deque<MetricSpec> metrics_;
     std::vector<std::string> selected_;
     std::map<std::string, std::string> objects_;
+    std::deque<WorkloadSpec> workloads_;
     std::unique_ptr<Built> built_;
 };
 
@@ -387,6 +441,7 @@ public:
     std::function<std::string(const std::string& what)> on_write = [](const std::string&) { return std::string(); };
     bool dry_run = false;
     int64_t descheduling_interval_ms = 0;
+    std::string instance_id = "test-instance";
 
     const std::vector<RecordedEviction>& evictions() const { return evictions_; }
     // "ns/name" of every accepted eviction, in request order.
@@ -403,9 +458,14 @@ public:
     const std::vector<std::string>& writes() const { return writes_; }
     // Facts plugins reported (kd_host.report): "kind subject key=value", in order.
     const std::vector<std::string>& reports() const { return reports_; }
+    // descheduler_pods_evicted increments: "result=<r> strategy=<s> namespace=<ns> node=<node>".
+    const std::vector<std::string>& counted_evictions() const { return counted_; }
     // Pods an evict plugin evicted from the cluster (kd_host.evict_pod), "ns/name", in order.
     const std::vector<RecordedEviction>& cluster_evictions() const { return cluster_evictions_; }
-    void clear() { evictions_.clear(), logs_.clear(), cluster_evictions_.clear(), reports_.clear(), writes_.clear(); }
+    void clear() {
+        evictions_.clear(), logs_.clear(), cluster_evictions_.clear(), reports_.clear(), writes_.clear();
+        counted_.clear();
+    }
 
     // A plugin instance driven through its C boundary.
     class Handle {
@@ -420,9 +480,12 @@ public:
         Verdict pre_eviction_filter(const kd_snapshot* s, const Pod& pod) {
             return host_->call_filter(d_, d_->pre_eviction_filter, inst_.get(), s, pod);
         }
-        EvictOutcome evict(const kd_snapshot* s, const Pod& pod, const std::string& reason) {
-            return host_->call_evict(d_, inst_.get(), s, pod, reason);
+        EvictOutcome evict(const kd_snapshot* s, const Pod& pod, const std::string& reason,
+                           const std::string& plugin = "") {
+            return host_->call_evict(d_, inst_.get(), s, pod, reason, plugin);
         }
+        // Runs the periodic hook; returns the time it asks to be called again (0 = next cycle).
+        int64_t tick(const kd_snapshot* s) { return host_->call_tick(d_, inst_.get(), s); }
         const kd_plugin_descriptor* descriptor() const { return d_; }
 
     private:
@@ -438,7 +501,7 @@ public:
     }
     Handle instantiate(const kd_plugin_descriptor* d, const std::string& args_json, const std::string& profile) {
         profile_ = profile;
-        kd_create_info info{sizeof(kd_create_info), to_kd(profile_), descheduling_interval_ms};
+        kd_create_info info{sizeof(kd_create_info), to_kd(profile_), descheduling_interval_ms, to_kd(instance_id)};
         kd_plugin_instance* inst = nullptr;
         Sink err;
         if (d->create(&host_, &info, args_json.data(), args_json.size(), &inst, &err.sink) != KD_OK || !inst)
@@ -461,7 +524,8 @@ public:
                         &delete_cb,
                         &delete_pod_cb,
                         &annotate_cb,
-                        &event_cb};
+                        &event_cb,
+                        &count_cb};
     }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
@@ -553,6 +617,12 @@ private:
                                 " " + std::string(sv(action)) + ": " + std::string(sv(message)));
     }
 
+    static void count_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_str result, kd_str strategy) {
+        Pod p(pod);
+        of(h).counted_.push_back("result=" + std::string(sv(result)) + " strategy=" + std::string(sv(strategy)) +
+                                 " namespace=" + std::string(p.ns()) + " node=" + std::string(p.node_name()));
+    }
+
     kd_call make_call(const kd_plugin_descriptor* d, const kd_snapshot* s) {
         return kd_call{
             sizeof(kd_call), s,   to_kd(profile_), kd_str{d->name, std::char_traits<char>::length(d->name)}, ++cycle_,
@@ -576,14 +646,24 @@ private:
         return {out.allowed != 0, std::string(sv(out.reason))};
     }
     EvictOutcome call_evict(const kd_plugin_descriptor* d, kd_plugin_instance* inst, const kd_snapshot* s,
-                            const Pod& pod, const std::string& reason) {
+                            const Pod& pod, const std::string& reason, const std::string& plugin) {
         if (!d->evict) throw std::logic_error(std::string(d->name) + " does not implement evict");
         kd_call call = make_call(d, s);
-        kd_evict_options o{sizeof(kd_evict_options), to_kd(reason), call.plugin};
+        kd_evict_options o{sizeof(kd_evict_options), to_kd(reason), plugin.empty() ? call.plugin : to_kd(plugin)};
         kd_evict_result out{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
         Sink err;
         if (d->evict(inst, &call, pod.raw(), &o, &out, &err.sink) != KD_OK) throw std::runtime_error(err.message);
         return {static_cast<kd_evict_code>(out.code), std::string(sv(out.plugin)), std::string(sv(out.reason))};
+    }
+
+    int64_t call_tick(const kd_plugin_descriptor* d, kd_plugin_instance* inst, const kd_snapshot* s) {
+        if (d->struct_size < offsetof(kd_plugin_descriptor, tick) + sizeof(d->tick) || !d->tick)
+            throw std::logic_error(std::string(d->name) + " does not implement tick");
+        kd_call call = make_call(d, s);
+        int64_t next = 0;
+        Sink err;
+        if (d->tick(inst, &call, &next, &err.sink) != KD_OK) throw std::runtime_error(err.message);
+        return next;
     }
 
     kd_host host_{};
@@ -591,7 +671,7 @@ private:
     uint64_t cycle_ = 0;
     Verdict verdict_;
     std::vector<RecordedEviction> evictions_, cluster_evictions_;
-    std::vector<std::string> logs_, reports_, writes_;
+    std::vector<std::string> logs_, reports_, writes_, counted_;
 };
 
 }  // namespace kd::testing

@@ -295,6 +295,22 @@ private:
     const kd_node_metric* m_;
 };
 
+// The workload a pod belongs to (see kd_workload). Valid while the snapshot is.
+class Workload {
+public:
+    explicit Workload(const kd_workload& w) : w_(w) {}
+    std::string_view kind() const { return sv(w_.kind); }
+    std::string_view ns() const { return sv(w_.namespace_); }
+    std::string_view name() const { return sv(w_.name); }
+    std::string_view uid() const { return sv(w_.uid); }
+    // spec.replicas of the top workload (0 when it has none).
+    int32_t replicas() const { return w_.replicas; }
+    PtrRange<Pod, kd_pod> pods() const { return {w_.pods.items, w_.pods.count}; }
+
+private:
+    kd_workload w_;
+};
+
 class Snapshot {
 public:
     explicit Snapshot(const kd_snapshot* s) : s_(s) {}
@@ -322,6 +338,13 @@ public:
     std::optional<Node> find_node(std::string_view name) const {
         const kd_node* n = s_->find_node(s_, to_kd(name));
         return n ? std::optional<Node>(Node(n)) : std::nullopt;
+    }
+    // The workload of the pod's controller, or nullopt (no controller, or unknown to the host).
+    std::optional<Workload> workload_of(const Pod& pod) const {
+        kd_workload w{};
+        w.struct_size = sizeof(kd_workload);
+        s_->pod_workload(s_, pod.raw(), &w);
+        return w.found ? std::optional<Workload>(Workload(w)) : std::nullopt;
     }
 
 private:
