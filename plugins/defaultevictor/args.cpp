@@ -1,6 +1,6 @@
 #include "args.hpp"
 
-#include "selector_string.hpp"
+#include <kdesched/selector_string.hpp>
 
 #include <algorithm>
 #include <array>

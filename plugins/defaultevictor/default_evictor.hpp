@@ -4,7 +4,7 @@
 #pragma once
 
 #include "args.hpp"
-#include "selector_string.hpp"
+#include <kdesched/selector_string.hpp>
 
 #include <kdesched/node_fit.hpp>
 #include <kdesched/plugin.hpp>

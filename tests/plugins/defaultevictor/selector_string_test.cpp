@@ -1,5 +1,5 @@
 // The string label selector behind DefaultEvictorArgs.nodeSelector (labels.Parse syntax).
-#include "selector_string.hpp"
+#include <kdesched/selector_string.hpp>
 
 #include <kdesched/testing.hpp>
 
@@ -7,7 +7,7 @@
 
 #include <string>
 
-using kd::plugins::defaultevictor::StringLabelSelector;
+using kd::StringLabelSelector;
 using kd::testing::SnapshotBuilder;
 
 TEST_CASE("selector string: matching", "[selector]") {

@@ -1,12 +1,46 @@
-#include "selector_string.hpp"
-
-#include <kdesched/label_selector.hpp>
-#include <kdesched/node_fit.hpp>
+// Kubernetes label selectors in their string form ("zone=a,tier!=db,env in (p,q),!gpu,cores>4"),
+// as accepted by labels.Parse. DefaultEvictorArgs and MigrationControllerArgs.nodeSelector use this form.
+#pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <kdesched/label_selector.hpp>
+#include <kdesched/node_fit.hpp>
+#include <kdesched/view.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
-namespace kd::plugins::defaultevictor {
-namespace {
+namespace kd {
+
+// One parsed requirement of a string selector.
+struct StringRequirement {
+    enum class Op { equals, not_equals, in, not_in, exists, does_not_exist, greater_than, less_than };
+    std::string key;
+    Op op = Op::exists;
+    std::vector<std::string> values;
+    int64_t number = 0;  // the operand of greater_than / less_than
+};
+
+// A parsed string selector: requirements AND-ed; no requirement = matches everything.
+class StringLabelSelector {
+public:
+    // Parses `text`; on failure returns nullopt and sets `*error` to a one-line explanation.
+    static std::optional<StringLabelSelector> parse(std::string_view text, std::string* error);
+
+    // True when there are no requirements (matches every node).
+    bool empty() const { return requirements_.empty(); }
+    // True when every requirement holds for `labels`.
+    bool matches(const kd::KeyValues& labels) const;
+    // The parsed requirements, in text order.
+    const std::vector<StringRequirement>& requirements() const { return requirements_; }
+
+private:
+    std::vector<StringRequirement> requirements_;
+};
+
+namespace selector_detail {
 
 // Tokens of labels.Parse's lexer.
 enum class Tok { end, ident, in, notin, bang, neq, eq, deq, open, close, comma, gt, lt };
@@ -16,14 +50,14 @@ struct Token {
     std::string text;
 };
 
-bool is_space(char c) {
+inline bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
-bool is_special(char c) {
+inline bool is_special(char c) {
     return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '>' || c == '<';
 }
 
-std::vector<Token> lex(std::string_view s) {
+inline std::vector<Token> lex(std::string_view s) {
     std::vector<Token> out;
     size_t i = 0;
     while (true) {
@@ -220,9 +254,10 @@ private:
     size_t pos_ = 0;
 };
 
-}  // namespace
+}  // namespace selector_detail
 
-std::optional<StringLabelSelector> StringLabelSelector::parse(std::string_view text, std::string* error) {
+inline std::optional<StringLabelSelector> StringLabelSelector::parse(std::string_view text, std::string* error) {
+    using namespace selector_detail;
     StringLabelSelector sel;
     std::string err;
     Parser p(lex(text));
@@ -233,7 +268,8 @@ std::optional<StringLabelSelector> StringLabelSelector::parse(std::string_view t
     return sel;
 }
 
-bool StringLabelSelector::matches(const kd::KeyValues& labels) const {
+inline bool StringLabelSelector::matches(const kd::KeyValues& labels) const {
+    using namespace selector_detail;
     for (const auto& r : requirements_) {
         auto got = labels.get(r.key);
         auto in_values = [&] { return got && std::find(r.values.begin(), r.values.end(), *got) != r.values.end(); };
@@ -266,4 +302,4 @@ bool StringLabelSelector::matches(const kd::KeyValues& labels) const {
     return true;
 }
 
-}  // namespace kd::plugins::defaultevictor
+}  // namespace kd

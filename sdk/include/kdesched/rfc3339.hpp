@@ -1,13 +1,18 @@
-#include "cluster/rfc3339.hpp"
+// Kubernetes timestamps (metav1.Time): RFC 3339 as Go's time.RFC3339 parses it.
+#pragma once
 
+#include <cstdint>
 #include <ctime>
+#include <optional>
+#include <string>
+#include <string_view>
 
-namespace kd::core {
+namespace kd {
 
-namespace {
+namespace detail {
 
 // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+inline int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     y -= m <= 2;
     const int64_t era = (y >= 0 ? y : y - 399) / 400;
     const unsigned yoe = static_cast<unsigned>(y - era * 400);
@@ -16,12 +21,12 @@ int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
     return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
-bool leap(int64_t y) {
+inline bool leap(int64_t y) {
     return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
 // Reads exactly `n` digits at `pos`.
-bool digits(std::string_view s, size_t& pos, size_t n, int& out) {
+inline bool digits(std::string_view s, size_t& pos, size_t n, int& out) {
     if (pos + n > s.size()) return false;
     int v = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -34,15 +39,19 @@ bool digits(std::string_view s, size_t& pos, size_t n, int& out) {
     return true;
 }
 
-bool expect(std::string_view s, size_t& pos, char a, char b = 0) {
+inline bool expect(std::string_view s, size_t& pos, char a, char b = 0) {
     if (pos >= s.size() || (s[pos] != a && (b == 0 || s[pos] != b))) return false;
     ++pos;
     return true;
 }
 
-}  // namespace
+}  // namespace detail
 
-std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
+// "2024-05-01T12:00:00Z", "2024-05-01T12:00:00.123456+02:00", … → Unix milliseconds (a fraction
+// finer than a millisecond is dropped, rounding toward the past). nullopt for anything else,
+// including out-of-range fields (month 13, 24:00, second 60).
+inline std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
+    using namespace detail;
     size_t p = 0;
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     if (!digits(s, p, 4, year) || !expect(s, p, '-') || !digits(s, p, 2, month) || !expect(s, p, '-') ||
@@ -82,7 +91,8 @@ std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
     return secs * 1000 + millis;
 }
 
-std::string format_rfc3339(int64_t unix_ms) {
+// Unix milliseconds → "2024-05-01T12:00:00Z" (whole seconds, UTC), as metav1.Time marshals.
+inline std::string format_rfc3339(int64_t unix_ms) {
     std::time_t secs = static_cast<std::time_t>(unix_ms >= 0 ? unix_ms / 1000 : (unix_ms - 999) / 1000);
     std::tm tm{};
     gmtime_r(&secs, &tm);
@@ -91,4 +101,4 @@ std::string format_rfc3339(int64_t unix_ms) {
     return buf;
 }
 
-}  // namespace kd::core
+}  // namespace kd

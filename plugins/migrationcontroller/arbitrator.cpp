@@ -1,0 +1,102 @@
+#include "arbitrator.hpp"
+
+#include <kdesched/koord_pod.hpp>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace kd::plugins::migrationcontroller {
+
+namespace {
+
+// The controller UID of the pod when it is a batch Job (grouping key of sort steps 3 and 4).
+std::string job_controller(const std::optional<kd::Pod>& pod) {
+    if (!pod) return "";
+    auto c = pod->controller();
+    return c && c->kind() == "Job" ? std::string(c->uid()) : "";
+}
+
+}  // namespace
+
+std::vector<Job*> arbitration_order(const kd::Snapshot& snap, std::vector<Job*> waiting, const Migrations& jobs) {
+    struct Entry {
+        Job* job;
+        std::optional<kd::Pod> pod;
+        std::optional<kd::koord::PodRank> rank;  // nullopt: pod missing, sorts first
+        std::string job_controller;
+    };
+    std::vector<Entry> e;
+    for (Job* j : waiting) {
+        auto pod = snap.find_pod(j->pod_namespace(), j->pod_name());
+        e.push_back({j, pod, pod ? std::optional(kd::koord::pod_rank(*pod)) : std::nullopt, job_controller(pod)});
+    }
+    // 1. newest job first.
+    std::stable_sort(e.begin(), e.end(),
+                     [](const Entry& a, const Entry& b) { return a.job->creation_ms() > b.job->creation_ms(); });
+    // 2. by the pod order without usage; jobs whose pod is missing first.
+    std::stable_sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) {
+        if (!a.rank || !b.rank) return !a.rank && b.rank;
+        return kd::koord::compare_without_usage(*a.rank, *b.rank) < 0;
+    });
+    // 3. the jobs of one batch Job take the position of its first job.
+    std::map<std::string, size_t> first;
+    std::vector<size_t> position(e.size());
+    for (size_t i = 0; i < e.size(); ++i)
+        position[i] = e[i].job_controller.empty() ? i : first.emplace(e[i].job_controller, i).first->second;
+    std::vector<size_t> idx(e.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return position[a] < position[b]; });
+    // 4. the batch Job with more migrations under way first.
+    std::map<std::string, size_t> migrating;
+    for (const Job& j : jobs.all()) {
+        if (!(j.phase() == kPhaseRunning || j.annotation(kAnnotationPassedArbitration) == "true") || !j.active())
+            continue;
+        std::string c = job_controller(snap.find_pod(j.pod_namespace(), j.pod_name()));
+        if (!c.empty()) ++migrating[c];
+    }
+    auto count = [&](size_t i) {
+        auto it = migrating.find(e[i].job_controller);
+        return e[i].job_controller.empty() || it == migrating.end() ? size_t{0} : it->second;
+    };
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return count(a) > count(b); });
+    std::vector<Job*> out;
+    for (size_t i : idx) out.push_back(e[i].job);
+    return out;
+}
+
+size_t Arbitrator::arbitrate(kd::Cycle& cycle, const std::vector<Job*>& waiting, const Migrations& jobs) {
+    kd::Snapshot snap = cycle.snapshot();
+    size_t still = 0;
+    for (Job* job : arbitration_order(snap, waiting, jobs)) {
+        auto pod = snap.find_pod(job->pod_namespace(), job->pod_name());
+        if (pod) {
+            if (auto v = filters_.non_retryable(snap, *pod); !v.allowed) {
+                std::string msg = quoted_pod(pod->ns(), pod->name()) +
+                                  " is forbidden to migrate because it does not meet the requirements";
+                job->set_phase(kPhaseFailed);
+                job->set_reason("ForbiddenMigratePod", msg);
+                cycle.update_object(job->json());
+                cycle.record_event("PodMigrationJob", "", job->name(), "Warning", "ForbiddenMigratePod", "Migrating",
+                                   msg + " (" + v.reason + ")");
+                cycle.report_pod(*pod, "skipped", v.reason);
+                continue;
+            }
+            if (auto v = filters_.retryable(snap, *pod, jobs, true); !v.allowed) {
+                cycle.report_pod(*pod, "skipped", v.reason);
+                ++still;
+                continue;
+            }
+        }
+        // Admitted: later jobs of this round count it (sequential admission).
+        job->set_annotation(kAnnotationPassedArbitration, "true");
+        if (std::string err = cycle.update_object(job->json()); !err.empty()) {
+            cycle.warn("arbitration: updating PodMigrationJob \"" + std::string(job->name()) + "\": " + err);
+            job->set_annotation(kAnnotationPassedArbitration, "");
+            ++still;
+        }
+    }
+    return still;
+}
+
+}  // namespace kd::plugins::migrationcontroller

@@ -1,0 +1,276 @@
+#include "job.hpp"
+
+#include <kdesched/decode.hpp>
+#include <kdesched/rfc3339.hpp>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <stdexcept>
+
+namespace kd::plugins::migrationcontroller {
+
+namespace {
+
+const rapidjson::Value* member(const rapidjson::Value* v, const char* key) {
+    if (!v || !v->IsObject()) return nullptr;
+    auto it = v->FindMember(key);
+    return it == v->MemberEnd() ? nullptr : &it->value;
+}
+
+rapidjson::Value text(std::string_view s, rapidjson::Document::AllocatorType& a) {
+    return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
+}
+
+}  // namespace
+
+std::string quoted_pod(std::string_view ns, std::string_view name) {
+    return "Pod \"" + std::string(ns) + "/" + std::string(name) + "\"";
+}
+
+Job::Job(const rapidjson::Value& object) : doc_(std::make_unique<rapidjson::Document>()) {
+    if (!object.IsObject()) throw std::runtime_error("PodMigrationJob is not a JSON object");
+    doc_->CopyFrom(object, doc_->GetAllocator());
+}
+
+Job::Job(const Job& other) : doc_(std::make_unique<rapidjson::Document>()) {
+    doc_->CopyFrom(*other.doc_, doc_->GetAllocator());
+}
+
+Job& Job::operator=(const Job& other) {
+    if (this != &other) {
+        doc_ = std::make_unique<rapidjson::Document>();
+        doc_->CopyFrom(*other.doc_, doc_->GetAllocator());
+    }
+    return *this;
+}
+
+std::vector<Job> Job::list(std::string_view json_array) {
+    rapidjson::Document d;
+    d.Parse(json_array.data(), json_array.size());
+    if (d.HasParseError() || !d.IsArray())
+        throw std::runtime_error("the host's PodMigrationJob list is not a JSON array");
+    std::vector<Job> out;
+    out.reserve(d.Size());
+    for (const auto& v : d.GetArray()) out.emplace_back(v);
+    return out;
+}
+
+Job Job::create(std::string name, std::string_view pod_ns, std::string_view pod_name, std::string_view pod_uid,
+                std::string_view mode, int64_t ttl_ms, std::string_view delete_options,
+                std::vector<std::pair<std::string, std::string>> annotations) {
+    rapidjson::Document d(rapidjson::kObjectType);
+    auto& a = d.GetAllocator();
+    d.AddMember("apiVersion", "scheduling.koordinator.sh/v1alpha1", a);
+    d.AddMember("kind", "PodMigrationJob", a);
+    rapidjson::Value meta(rapidjson::kObjectType), ann(rapidjson::kObjectType), spec(rapidjson::kObjectType),
+        ref(rapidjson::kObjectType), status(rapidjson::kObjectType);
+    meta.AddMember("name", text(name, a), a);
+    for (const auto& [k, v] : annotations) ann.AddMember(text(k, a), text(v, a), a);
+    meta.AddMember("annotations", ann, a);
+    d.AddMember("metadata", meta, a);
+    ref.AddMember("namespace", text(pod_ns, a), a);
+    ref.AddMember("name", text(pod_name, a), a);
+    ref.AddMember("uid", text(pod_uid, a), a);
+    spec.AddMember("podRef", ref, a);
+    spec.AddMember("mode", text(mode, a), a);
+    if (ttl_ms > 0)
+        spec.AddMember("ttl", text(kd::format_duration(kd::Duration{std::chrono::milliseconds(ttl_ms)}), a), a);
+    if (!delete_options.empty()) {
+        rapidjson::Document opts(&a);
+        opts.Parse(delete_options.data(), delete_options.size());
+        if (!opts.HasParseError()) spec.AddMember("deleteOptions", rapidjson::Value(opts, a), a);
+    }
+    d.AddMember("spec", spec, a);
+    status.AddMember("phase", "Pending", a);
+    d.AddMember("status", status, a);
+    return Job(d);
+}
+
+std::string_view Job::str(const char* a, const char* b, const char* c, const char* d) const {
+    const rapidjson::Value* v = member(member(doc_.get(), a), b);
+    if (c) v = member(v, c);
+    if (d) v = member(v, d);
+    if (!v || !v->IsString()) return {};
+    return {v->GetString(), v->GetStringLength()};
+}
+
+rapidjson::Value& Job::object_at(std::initializer_list<const char*> path) {
+    auto& a = doc_->GetAllocator();
+    rapidjson::Value* v = doc_.get();
+    for (const char* key : path) {
+        auto it = v->FindMember(key);
+        if (it == v->MemberEnd() || !it->value.IsObject()) {
+            if (it != v->MemberEnd()) v->RemoveMember(it);
+            v->AddMember(rapidjson::Value(key, a), rapidjson::Value(rapidjson::kObjectType), a);
+            it = v->FindMember(key);
+        }
+        v = &it->value;
+    }
+    return *v;
+}
+
+void Job::set(rapidjson::Value& obj, const char* key, std::string_view value) {
+    auto& a = doc_->GetAllocator();
+    auto it = obj.FindMember(key);
+    if (it != obj.MemberEnd())
+        it->value = text(value, a);
+    else
+        obj.AddMember(rapidjson::Value(key, a), text(value, a), a);
+}
+
+int64_t Job::creation_ms() const {
+    auto t = kd::parse_rfc3339_ms(str("metadata", "creationTimestamp"));
+    return t.value_or(0);
+}
+
+std::string_view Job::annotation(std::string_view key) const {
+    const rapidjson::Value* anns = member(member(doc_.get(), "metadata"), "annotations");
+    if (!anns || !anns->IsObject()) return {};
+    auto it = anns->FindMember(text(key, doc_->GetAllocator()));
+    if (it == anns->MemberEnd() || !it->value.IsString()) return {};
+    return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+bool Job::has_annotation(std::string_view key) const {
+    const rapidjson::Value* anns = member(member(doc_.get(), "metadata"), "annotations");
+    return anns && anns->IsObject() && anns->HasMember(text(key, doc_->GetAllocator()));
+}
+
+void Job::set_annotation(std::string_view key, std::string_view value) {
+    rapidjson::Value& anns = object_at({"metadata", "annotations"});
+    auto& a = doc_->GetAllocator();
+    auto it = anns.FindMember(text(key, a));
+    if (it != anns.MemberEnd())
+        it->value = text(value, a);
+    else
+        anns.AddMember(text(key, a), text(value, a), a);
+}
+
+void Job::set_pod_uid(std::string_view uid) {
+    set(object_at({"spec", "podRef"}), "uid", uid);
+}
+
+bool Job::paused() const {
+    const rapidjson::Value* v = member(member(doc_.get(), "spec"), "paused");
+    return v && v->IsBool() && v->GetBool();
+}
+
+std::optional<int64_t> Job::ttl_ms() const {
+    std::string_view t = str("spec", "ttl");
+    if (t.empty()) return std::nullopt;
+    auto d = kd::parse_duration(t);
+    if (!d) return std::nullopt;
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d->value).count();
+}
+
+void Job::set_reservation_ref(std::string_view name, std::string_view uid) {
+    rapidjson::Value& ref = object_at({"spec", "reservationOptions", "reservationRef"});
+    // The anchor writes the version alone as apiVersion (spec C.6 8a).
+    set(ref, "apiVersion", "v1alpha1");
+    set(ref, "kind", "Reservation");
+    set(ref, "name", name);
+    set(ref, "uid", uid);
+}
+
+namespace {
+std::string to_json(const rapidjson::Value* v) {
+    if (!v || v->IsNull()) return "";
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    v->Accept(w);
+    return std::string(buf.GetString(), buf.GetSize());
+}
+}  // namespace
+
+std::string Job::reservation_template() const {
+    return to_json(member(member(member(doc_.get(), "spec"), "reservationOptions"), "template"));
+}
+
+std::string Job::delete_options() const {
+    return to_json(member(member(doc_.get(), "spec"), "deleteOptions"));
+}
+
+void Job::set_phase(std::string_view phase) {
+    set(object_at({"status"}), "phase", phase);
+}
+
+void Job::set_result(std::string_view status, std::string_view reason, std::string_view message) {
+    rapidjson::Value& s = object_at({"status"});
+    set(s, "status", status);
+    set(s, "reason", reason);
+    set(s, "message", message);
+}
+
+void Job::set_reason(std::string_view reason, std::string_view message) {
+    rapidjson::Value& s = object_at({"status"});
+    set(s, "reason", reason);
+    set(s, "message", message);
+}
+
+void Job::set_node_name(std::string_view node) {
+    set(object_at({"status"}), "nodeName", node);
+}
+
+void Job::set_bound_pod(std::string_view ns, std::string_view name, std::string_view uid) {
+    rapidjson::Value& ref = object_at({"status", "podRef"});
+    set(ref, "namespace", ns);
+    set(ref, "name", name);
+    set(ref, "uid", uid);
+}
+
+std::optional<JobCondition> Job::condition(std::string_view type) const {
+    const rapidjson::Value* list = member(member(doc_.get(), "status"), "conditions");
+    if (!list || !list->IsArray()) return std::nullopt;
+    for (const auto& c : list->GetArray()) {
+        auto field = [&](const char* k) {
+            const rapidjson::Value* v = member(&c, k);
+            return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+        };
+        if (field("type") == type)
+            return JobCondition{field("type"), field("status"), field("reason"), field("message")};
+    }
+    return std::nullopt;
+}
+
+bool Job::condition_true(std::string_view type) const {
+    auto c = condition(type);
+    return c && c->status == "True";
+}
+
+bool Job::update_condition(const JobCondition& c, int64_t now_ms) {
+    auto old = condition(c.type);
+    if (old && old->status == c.status && old->reason == c.reason && old->message == c.message) return false;
+    rapidjson::Value& s = object_at({"status"});
+    auto& a = doc_->GetAllocator();
+    auto it = s.FindMember("conditions");
+    if (it == s.MemberEnd() || !it->value.IsArray()) {
+        if (it != s.MemberEnd()) s.RemoveMember(it);
+        s.AddMember("conditions", rapidjson::Value(rapidjson::kArrayType), a);
+        it = s.FindMember("conditions");
+    }
+    std::string now = kd::format_rfc3339(now_ms);
+    rapidjson::Value* target = nullptr;
+    for (auto& v : it->value.GetArray()) {
+        const rapidjson::Value* t = member(&v, "type");
+        if (t && t->IsString() && std::string_view(t->GetString(), t->GetStringLength()) == c.type) target = &v;
+    }
+    if (!target) {
+        it->value.PushBack(rapidjson::Value(rapidjson::kObjectType), a);
+        target = &it->value[it->value.Size() - 1];
+    }
+    set(*target, "type", c.type);
+    set(*target, "status", c.status);
+    set(*target, "reason", c.reason);
+    set(*target, "message", c.message);
+    set(*target, "lastProbeTime", now);
+    if (!old || old->status != c.status) set(*target, "lastTransitionTime", now);
+    set_result(c.type, c.reason, c.message);
+    return true;
+}
+
+std::string Job::json() const {
+    return to_json(doc_.get());
+}
+
+}  // namespace kd::plugins::migrationcontroller

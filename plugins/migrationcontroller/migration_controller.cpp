@@ -1,0 +1,176 @@
+#include "migration_controller.hpp"
+
+#include <kdesched/node_fit.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace kd::plugins::migrationcontroller {
+
+namespace {
+
+constexpr int64_t kScavengeIntervalMs = 60'000;
+
+int64_t millis(const kd::Duration& d) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d.value).count();
+}
+
+uint64_t mix(uint64_t h, std::string_view s) {
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;  // FNV-1a
+    return h;
+}
+
+uint64_t splitmix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+}  // namespace
+
+MigrationController::MigrationController(kd::Host& host, Args args)
+    : args_(std::move(args)),
+      instance_id_(host.instance_id().empty() ? "kdesched/" + host.profile() : host.instance_id()),
+      filters_(args_),
+      limiters_(args_),
+      evictor_(args_),
+      reconciler_(args_, evictor_, limiters_),
+      arbitrator_(filters_) {
+    if (!args_.nodeSelector.empty()) {
+        std::string why;
+        node_selector_ = kd::StringLabelSelector::parse(args_.nodeSelector, &why);
+        if (!node_selector_) throw std::invalid_argument("nodeSelector: " + why);
+    }
+}
+
+bool MigrationController::ours(const Job& job) const {
+    std::string_view by = job.annotation(kAnnotationCreatedBy);
+    return by.empty() || by == instance_id_;
+}
+
+Migrations& MigrationController::jobs(kd::Cycle& cycle) {
+    const kd_snapshot* snap = cycle.snapshot().raw();
+    if (view_.index && view_.snapshot == snap && view_.now_ms == cycle.now_ms() && view_.cycle == cycle.number())
+        return *view_.index;
+    view_ = View{snap, cycle.now_ms(), cycle.number(), Job::list(cycle.snapshot().list_objects("PodMigrationJob")), {}};
+    // A created job shows up in a later snapshot; until then it still counts in the limits.
+    std::erase_if(created_, [&](const Job& c) {
+        return std::any_of(view_.list.begin(), view_.list.end(), [&](const Job& j) { return j.name() == c.name(); });
+    });
+    for (const Job& c : created_) view_.list.push_back(c);
+    view_.index = std::make_unique<Migrations>(view_.list);
+    return *view_.index;
+}
+
+void MigrationController::add_created(Job job) {
+    created_.push_back(job);
+    view_.list.push_back(std::move(job));
+    view_.index = std::make_unique<Migrations>(view_.list);  // the list may have moved
+}
+
+std::string MigrationController::new_job_name(const kd::Pod& pod, int64_t now_ms) {
+    uint64_t h = mix(mix(0xcbf29ce484222325ULL, instance_id_), pod.uid());
+    h = splitmix(h ^ static_cast<uint64_t>(now_ms));
+    uint64_t a = splitmix(h ^ ++names_made_), b = splitmix(a);
+    char buf[40];
+    // RFC 4122 version 4 layout.
+    std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+                  static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
+                  static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
+                  static_cast<unsigned long long>(b & 0xffffffffffffULL));
+    return buf;
+}
+
+kd::Verdict MigrationController::filter(kd::Cycle& cycle, const kd::Pod& pod) {
+    return filters_.framework_filter(cycle.snapshot(), pod, jobs(cycle));
+}
+
+kd::Verdict MigrationController::pre_eviction_filter(kd::Cycle& cycle, const kd::Pod& pod) {
+    if (!args_.nodeFit || args_.skips("NodeFit")) return kd::Verdict::allow();
+    kd::Snapshot snap = cycle.snapshot();
+    kd::NodeRequestTotals totals(snap);
+    bool fits = node_selector_
+                    ? kd::pod_fits_any_other_node_if(
+                          snap, pod, totals, [&](const kd::Node& n) { return node_selector_->matches(n.labels()); })
+                    : kd::pod_fits_any_other_node(snap, pod, totals);
+    return fits ? kd::Verdict::allow() : kd::Verdict::reject(reason::kNodeFit);
+}
+
+kd::EvictOutcome MigrationController::evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request) {
+    auto result = [](kd::EvictOutcome o) {
+        o.plugin = kName;
+        return o;
+    };
+    if (args_.dryRun) {
+        cycle.info(std::string(kName) + " tries to evict " + quoted_pod(pod.ns(), pod.name()) +
+                   " via dryRun mode since " + std::string(request.reason));
+        return result(kd::EvictOutcome::accepted());
+    }
+    Migrations& m = jobs(cycle);
+    if (auto v = filters_.framework_filter(cycle.snapshot(), pod, m); !v.allowed)
+        return result(kd::EvictOutcome::filtered(v.reason));
+    if (limiters_.exceeded(pod, cycle.now_ms())) return result(kd::EvictOutcome::filtered(reason::kObjectLimiter));
+    Job job = Job::create(new_job_name(pod, cycle.now_ms()), pod.ns(), pod.name(), pod.uid(), args_.defaultJobMode,
+                          millis(args_.defaultJobTTL), args_.defaultDeleteOptions.text,
+                          {{std::string(kAnnotationEvictReason), std::string(request.reason)},
+                           {std::string(kAnnotationEvictTrigger), std::string(request.plugin)},
+                           {std::string(kAnnotationCreatedBy), instance_id_}});
+    if (std::string err = cycle.create_object(job.json()); !err.empty())
+        return result(kd::EvictOutcome::failed("creating PodMigrationJob: " + err));
+    add_created(std::move(job));
+    return result(kd::EvictOutcome::accepted());
+}
+
+int64_t MigrationController::tick(kd::Cycle& cycle) {
+    const int64_t now = cycle.now_ms();
+    Migrations& m = jobs(cycle);
+    bool arbitrating = args_.arbitrationArgs.enabled;
+    size_t waiting = 0;
+    if (arbitrating && now >= next_arbitration_ms_) {
+        std::vector<Job*> candidates;
+        for (Job& j : m.all())
+            if (!j.uid().empty() && j.pending() && ours(j) && j.annotation(kAnnotationPassedArbitration) != "true")
+                candidates.push_back(&j);
+        waiting = arbitrator_.arbitrate(cycle, candidates, m);
+        next_arbitration_ms_ = now + millis(args_.arbitrationArgs.interval);
+    }
+    std::string_view reservations = cycle.snapshot().list_objects("Reservation");
+    bool wrote = false;
+    std::map<std::string, int64_t> requeue;
+    for (Job& j : m.all()) {
+        if (j.uid().empty() || !j.active() || !ours(j)) continue;
+        if (arbitrating && j.pending() && j.annotation(kAnnotationPassedArbitration) != "true") continue;
+        std::string name(j.name());
+        if (auto it = requeue_at_.find(name); it != requeue_at_.end() && it->second > now) {
+            requeue[name] = it->second;
+            continue;
+        }
+        ReconcileOutcome out = reconciler_.reconcile(cycle, j, reservations);
+        if (out.changed) {
+            if (std::string err = cycle.update_object(j.json()); !err.empty())
+                cycle.warn("PodMigrationJob \"" + name + "\": update failed: " + err);
+            wrote = true;
+        }
+        if (!out.error.empty()) cycle.warn("PodMigrationJob \"" + name + "\": " + out.error);
+        if (out.requeue_after_ms > 0) requeue[name] = now + out.requeue_after_ms;
+    }
+    requeue_at_ = std::move(requeue);
+    if (now >= next_scavenge_ms_) {
+        std::vector<Job> listed;
+        for (const Job& j : m.all())
+            if (!j.uid().empty()) listed.push_back(j);
+        reconciler_.scavenge(cycle, listed);
+        next_scavenge_ms_ = now + kScavengeIntervalMs;
+    }
+    // When to run again: at once after a write (its effects are the next reconcile's input), else
+    // at the next arbitration round with jobs waiting, the earliest requeue, or the scavenger.
+    int64_t next = next_scavenge_ms_;
+    if (wrote) next = now;
+    if (waiting > 0) next = std::min(next, next_arbitration_ms_);
+    for (const auto& [name, at] : requeue_at_) next = std::min(next, at);
+    return next;
+}
+
+}  // namespace kd::plugins::migrationcontroller

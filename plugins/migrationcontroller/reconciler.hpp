@@ -1,0 +1,55 @@
+// The PodMigrationJob state machine (spec C.6): Pending → Running → Succeeded / Failed, in
+// EvictDirectly or ReservationFirst mode, and the scavenger (C.6.2). One call advances one job
+// as far as the cluster allows; the caller writes the job back when it changed.
+#pragma once
+
+#include "args.hpp"
+#include "job.hpp"
+#include "object_limiters.hpp"
+#include "pod_evictor.hpp"
+#include "reservation.hpp"
+
+#include <kdesched/plugin.hpp>
+
+#include <optional>
+#include <string>
+
+namespace kd::plugins::migrationcontroller {
+
+inline constexpr int64_t kRequeueMs = 3000;
+
+// What one reconcile did: whether the job changed (update it) and when to look at it again
+// (0 = on the next change / tick).
+struct ReconcileOutcome {
+    bool changed = false;
+    int64_t requeue_after_ms = 0;
+    std::string error;  // the anchor returns an error (controller back-off): logged, retried
+};
+
+class Reconciler {
+public:
+    Reconciler(const MigrationControllerArgs& args, PodEvictor& evictor, ObjectLimiters& limiters)
+        : args_(args), evictor_(evictor), limiters_(limiters) {}
+
+    // `reservations`: the list_objects("Reservation") array of this tick.
+    ReconcileOutcome reconcile(kd::Cycle& cycle, Job& job, std::string_view reservations);
+
+    // C.6.2: every job older than ttl + 5m (30m without a ttl) is deleted, its Reservation first.
+    void scavenge(kd::Cycle& cycle, const std::vector<Job>& jobs);
+
+private:
+    struct Step;  // the state of one reconcile
+    ReconcileOutcome reservation_first(Step& s);
+    // C.6.1: true when the pod is gone (Eviction condition True); otherwise `out` says what next.
+    bool evict_pod(Step& s, ReconcileOutcome& out);
+    void fail(Step& s, std::string_view reason, const std::string& message);
+    void succeed(Step& s, const std::string& message);
+    void event(Step& s, std::string_view type, std::string_view reason, const std::string& message);
+    bool set_condition(Step& s, std::string type, std::string status, std::string reason, std::string message);
+
+    const MigrationControllerArgs& args_;
+    PodEvictor& evictor_;
+    ObjectLimiters& limiters_;
+};
+
+}  // namespace kd::plugins::migrationcontroller
