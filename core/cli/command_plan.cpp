@@ -64,12 +64,17 @@ int run_plan(const CommonOptions& opts, const std::string& config_path) {
         std::cout << "  1. deschedule plugins of every profile, in file order\n";
         std::cout << "  2. balance plugins of every profile, in file order\n";
         std::cout << "  evictions go: filter plugins -> limits -> dry run -> the profile's evict plugin\n";
+        std::cout << "  between cycles: the periodic work of plugins that have it, when they ask for it\n";
         for (const auto& p : d.profiles()) {
             std::cout << "profile \"" << p->name() << "\" (" << selector_text(p->profile().nodeSelector) << ")\n";
             print_point("deschedule", p->deschedule_plugins(), p->profile());
             print_point("balance", p->balance_plugins(), p->profile());
             print_point("filter", p->filter_plugins(), p->profile());
             print_point("evict", {p->evict_plugin()}, p->profile());
+            std::string periodic;
+            for (const auto& inst : p->instances())
+                if (inst->entry().tick_hook()) periodic += (periodic.empty() ? " " : ", ") + inst->name();
+            std::cout << "    periodic work:" << (periodic.empty() ? " (none)" : periodic) << "\n";
         }
         return kOk;
     } catch (const core::Error& e) {

@@ -141,6 +141,8 @@ void write_json(std::ostream& out, const SimulationReport& report) {
     w.Uint64(sum.moved);
     w.Key("podsUnplaced");
     w.Uint64(sum.unplaced);
+    w.Key("podsEvicted");
+    w.Uint64(sum.pods_evicted);
     object_array(w, "podsEvictedMetric", report.pods_evicted, [&](const EvictedCounter& m) {
         field(w, "result", m.result);
         field(w, "strategy", m.strategy);

@@ -18,6 +18,8 @@ SimulationSummary summarize(const SimulationReport& report) {
                 ++sum.unplaced;
         }
     }
+    for (const auto& m : report.pods_evicted)
+        if (m.result == "success") sum.pods_evicted += m.value;
     return sum;
 }
 

@@ -97,7 +97,8 @@ void write_table(std::ostream& out, const SimulationReport& report) {
     }
     SimulationSummary sum = summarize(report);
     out << "\nsummary: " << sum.evicted << " evicted, " << sum.requests - sum.evicted
-        << " eviction request(s) refused, " << sum.moved << " pod(s) moved, " << sum.unplaced << " left Pending\n";
+        << " eviction request(s) refused, " << sum.pods_evicted << " pod(s) taken off their node, " << sum.moved
+        << " pod(s) moved, " << sum.unplaced << " left Pending\n";
 }
 
 }  // namespace kd::core

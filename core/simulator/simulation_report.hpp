@@ -84,10 +84,11 @@ struct SimulationReport {
 
 // Totals over every cycle.
 struct SimulationSummary {
-    size_t requests = 0;  // eviction requests
-    size_t evicted = 0;   // accepted or dry-run
-    size_t moved = 0;     // replacements placed on a node
-    size_t unplaced = 0;  // replacements left Pending
+    size_t requests = 0;        // eviction requests
+    size_t evicted = 0;         // accepted or dry-run
+    size_t moved = 0;           // replacements placed on a node
+    size_t unplaced = 0;        // replacements left Pending
+    uint64_t pods_evicted = 0;  // pods actually taken off their node (descheduler_pods_evicted, success)
 };
 bool evicted(const EvictionReport& e);
 SimulationSummary summarize(const SimulationReport& report);

@@ -76,7 +76,14 @@ ReconcileOutcome Reconciler::reconcile(kd::Cycle& cycle, Job& job, std::string_v
                 return s.out;
             }
         }
-        fail(s, "Timeout", "Abort job caused by timeout");
+        // A job that timed out waiting for an unschedulable Reservation says so, with the
+        // scheduler's message, rather than a bare Timeout (docs/compatibility.md).
+        auto sched = job.condition(kReservationScheduled);
+        if (sched && sched->status == "False" && sched->reason == "Unschedulable")
+            fail(s, "Unschedulable",
+                 "Abort job caused by timeout: the Reservation is unschedulable: " + sched->message);
+        else
+            fail(s, "Timeout", "Abort job caused by timeout");
         return s.out;
     }
     if (job.pending()) {

@@ -71,5 +71,6 @@ TEST_CASE("plan on the embedded default profile prints the cycle and every plugi
     CHECK_THAT(r.output, Catch::Contains("config: <embedded profiles/default.yaml>"));
     CHECK_THAT(r.output, Catch::Contains("cycle: every 10s"));
     CHECK_THAT(r.output, Catch::Contains("profile \"kdesched-default\""));
-    CHECK_THAT(r.output, Catch::Contains("    evict:\n      - DefaultEvictor "));
+    CHECK_THAT(r.output, Catch::Contains("    evict:\n      - MigrationController "));
+    CHECK_THAT(r.output, Catch::Contains("    periodic work: MigrationController\n"));
 }

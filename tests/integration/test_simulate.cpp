@@ -135,7 +135,9 @@ TEST_CASE("the table output reads as a report", "[simulate]") {
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Catch::Contains("cycle 6  2026-03-01T09:00:50Z"));
     CHECK_THAT(r.output, Catch::Contains("shop/api-7c9f8d6b5-606ef  on node-1  accepted  by LowNodeLoad"));
-    CHECK_THAT(r.output, Catch::Contains("summary: 1 evicted, 0 eviction request(s) refused, 1 pod(s) moved"));
+    CHECK_THAT(r.output,
+               Catch::Contains(
+                   "summary: 1 evicted, 0 eviction request(s) refused, 1 pod(s) taken off their node, 1 pod(s) moved"));
 }
 
 TEST_CASE("a malformed cluster file stops with the file, object and field", "[simulate]") {
@@ -144,4 +146,111 @@ TEST_CASE("a malformed cluster file stops with the file, object and field", "[si
     CHECK_THAT(r.output, Catch::Contains("bad-cluster.json:"));
     CHECK_THAT(r.output, Catch::Contains("object #1 (Pod default/broken): spec.containers[0].resources.requests.cpu: "
                                          "invalid quantity \"12x\""));
+}
+
+namespace {
+
+// Pods of `ns` whose name starts with `prefix` (a workload's pods), from a migration job's "pod".
+bool of_workload(const std::string& pod, const std::string& prefix) {
+    return pod.rfind(prefix, 0) == 0;
+}
+
+// Time of the first history entry in `phase`, or -1 (RFC 3339 strings compare in time order).
+std::string phase_time(const rapidjson::Value& job, const std::string& phase) {
+    for (const auto& h : job["history"].GetArray())
+        if (str(h, "phase") == phase) return str(h, "time");
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("LowNodeLoad + MigrationController on the hotspot example: Reservation first, then the move",
+          "[simulate][migration]") {
+    auto doc = simulate_json("--cycles 3 --config " + quote(kData + "/simulate/hotspot-migration-immediate.yaml") +
+                             " --cluster " + quote(kExamples + "/hotspot.json"));
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles.Size() == 3);
+    // The eviction request became a PodMigrationJob ...
+    const auto& ev = cycles[0]["evictions"];
+    REQUIRE(ev.Size() == 1);
+    CHECK(str(ev[0], "pod") == "shop/api-7c9f8d6b5-606ef");
+    CHECK(str(ev[0], "result") == "accepted");
+    CHECK(str(ev[0], "decidedBy") == "MigrationController");
+    const auto& jobs = cycles[0]["migrationJobs"];
+    REQUIRE(jobs.Size() == 1);
+    const auto& job = jobs[0];
+    CHECK(str(job, "pod") == "shop/api-7c9f8d6b5-606ef");
+    CHECK_THAT(str(job, "name"), Catch::Matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"));
+    // ... that went Pending → Running → Succeeded before the next cycle,
+    std::vector<std::string> phases;
+    for (const auto& h : job["history"].GetArray()) phases.push_back(str(h, "phase"));
+    CHECK(phases == std::vector<std::string>{"Pending", "Running", "Succeeded"});
+    CHECK(str(job, "phase") == "Succeeded");
+    CHECK(job["passedArbitration"].GetBool());
+    CHECK_THAT(str(job, "message"), Catch::StartsWith("Bind Pod \"shop/api-7c9f8d6b5-"));
+    // with its Reservation on another node than the source,
+    CHECK(str(job, "sourceNode") == "node-1");
+    CHECK(str(job, "targetNode") == "node-2");
+    // where the replacement pod bound it,
+    const auto& moves = cycles[0]["moves"];
+    REQUIRE(moves.Size() == 1);
+    CHECK(str(moves[0], "from") == "node-1");
+    CHECK(str(moves[0], "to") == str(job, "targetNode"));
+    CHECK_THAT(str(job, "message"), Catch::Contains(str(moves[0], "replacement")));
+    // and the events tell the story in order.
+    std::vector<std::string> reasons;
+    for (const auto& e : cycles[0]["events"].GetArray())
+        if (str(e, "kind") == "PodMigrationJob") reasons.push_back(str(e, "reason"));
+    CHECK(reasons == std::vector<std::string>{"ReservationCreated", "ReservationScheduled", "Evicting", "EvictComplete",
+                                              "PodBoundReservation", "BoundPodReady", "Complete"});
+    CHECK(cpu_of(cycles[1], "node-1") < 75.0);
+    CHECK(cycles[1]["evictions"].Size() == 0);
+    CHECK(doc["summary"]["podsEvicted"].GetUint() == 1);
+    const auto& metric = doc["summary"]["podsEvictedMetric"];
+    REQUIRE(metric.Size() == 1);
+    CHECK(str(metric[0], "result") == "success");
+    CHECK(str(metric[0], "strategy") == "LowNodeLoad");
+    CHECK(str(metric[0], "node") == "node-1");
+}
+
+TEST_CASE("migrations never take a workload past its unavailability budget", "[simulate][migration]") {
+    // The web Deployment (8 replicas: budget 2, spec C.5) is the one LowNodeLoad moves most.
+    auto doc = simulate_json("--cycles 6 --config " + quote(kData + "/simulate/hotspot-migration-immediate.yaml") +
+                             " --cluster " + quote(kExamples + "/hotspot.json"));
+    const auto& last = doc["cycles"][doc["cycles"].Size() - 1];
+    std::vector<std::pair<std::string, std::string>> running;  // [Running, end) of each web job
+    for (const auto& j : last["migrationJobs"].GetArray()) {
+        if (!of_workload(str(j, "pod"), "shop/web-")) continue;
+        std::string start = phase_time(j, "Running"), end = phase_time(j, "Succeeded");
+        if (end.empty()) end = phase_time(j, "Failed");
+        if (!start.empty()) running.emplace_back(start, end.empty() ? "~" : end);
+    }
+    for (const auto& [start, end] : running) {
+        size_t overlapping = 0;
+        for (const auto& [s2, e2] : running) overlapping += s2 <= start && start < e2;
+        CHECK(overlapping <= 2);
+    }
+}
+
+TEST_CASE("on a full cluster the migration jobs fail Unschedulable and no pod is evicted", "[simulate][migration]") {
+    auto doc = simulate_json("--cycles 5 --config " + quote(kData + "/simulate/hotspot-migration-full.yaml") +
+                             " --cluster " + quote(std::string(KDESCHED_TEST_CLUSTERS) + "/hotspot-full.json"));
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles.Size() == 5);
+    const auto& jobs = cycles[4]["migrationJobs"];
+    size_t failed = 0;
+    for (const auto& j : jobs.GetArray()) {
+        CHECK(str(j, "targetNode").empty());
+        CHECK(str(j, "reason") == "Unschedulable");
+        if (str(j, "phase") == "Failed") {
+            ++failed;
+            CHECK_THAT(str(j, "message"),
+                       Catch::StartsWith("Abort job caused by timeout: the Reservation is unschedulable: 0/4 nodes "
+                                         "are available: 3 Insufficient cpu"));
+        }
+    }
+    CHECK(failed >= 2);
+    for (const auto& c : cycles.GetArray()) CHECK(c["moves"].Size() == 0);
+    CHECK(doc["summary"]["podsEvicted"].GetUint() == 0);
+    CHECK(doc["summary"]["podsEvictedMetric"].Size() == 0);
 }
