@@ -127,14 +127,22 @@ int64_t Job::creation_ms() const {
 std::string_view Job::annotation(std::string_view key) const {
     const rapidjson::Value* anns = member(member(doc_.get(), "metadata"), "annotations");
     if (!anns || !anns->IsObject()) return {};
-    auto it = anns->FindMember(text(key, doc_->GetAllocator()));
+    auto it = anns->FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
     if (it == anns->MemberEnd() || !it->value.IsString()) return {};
+    return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+std::string_view Job::label(std::string_view key) const {
+    const rapidjson::Value* labels = member(member(doc_.get(), "metadata"), "labels");
+    if (!labels || !labels->IsObject()) return {};
+    auto it = labels->FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
+    if (it == labels->MemberEnd() || !it->value.IsString()) return {};
     return {it->value.GetString(), it->value.GetStringLength()};
 }
 
 bool Job::has_annotation(std::string_view key) const {
     const rapidjson::Value* anns = member(member(doc_.get(), "metadata"), "annotations");
-    return anns && anns->IsObject() && anns->HasMember(text(key, doc_->GetAllocator()));
+    return anns && anns->IsObject() && anns->HasMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
 }
 
 void Job::set_annotation(std::string_view key, std::string_view value) {

@@ -52,6 +52,7 @@ public:
     int64_t creation_ms() const;
     std::string_view annotation(std::string_view key) const;
     bool has_annotation(std::string_view key) const;
+    std::string_view label(std::string_view key) const;
     void set_annotation(std::string_view key, std::string_view value);
 
     // spec

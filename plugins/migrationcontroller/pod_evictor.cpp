@@ -43,7 +43,11 @@ std::string soft_eviction_json(int64_t now_ms, const std::string& delete_options
 std::string PodEvictor::evict(kd::Cycle& cycle, const kd::Pod& pod, const Job& job) {
     if (!bucket_.take(cycle.now_ms())) return "TooManyEvictions";
     std::string policy = args_.evictionPolicy;
-    if (auto label = pod.labels().get(kEvictPolicyLabel)) policy = std::string(*label);
+    // The pod's label wins, then the job's (C.9).
+    if (auto label = pod.labels().get(kEvictPolicyLabel))
+        policy = std::string(*label);
+    else if (!job.label(kEvictPolicyLabel).empty())
+        policy = std::string(job.label(kEvictPolicyLabel));
     std::string reason = reason_of(job);
     std::string trigger(job.annotation(kAnnotationEvictTrigger));
     std::string delete_options = job.delete_options();
