@@ -33,7 +33,7 @@ bool valid_percent_or_int(const kd::IntOrString& v) {
 }  // namespace
 
 void MigrationControllerArgs::apply_defaults() {
-    if (objectLimiters.empty()) objectLimiters["workload"] = ObjectLimiterArgs{kd::Duration{std::chrono::minutes(5)}};
+    if (objectLimiters.empty()) objectLimiters["workload"].duration = kd::Duration{std::chrono::minutes(5)};
 }
 
 bool MigrationControllerArgs::skips(std::string_view gate) const {

@@ -50,9 +50,10 @@ bool MigrationController::ours(const Job& job) const {
     return by.empty() || by == instance_id_;
 }
 
-Migrations& MigrationController::jobs(kd::Cycle& cycle) {
-    const kd_snapshot* snap = cycle.snapshot().raw();
-    if (view_.index && view_.snapshot == snap && view_.now_ms == cycle.now_ms() && view_.cycle == cycle.number())
+Migrations& MigrationController::jobs(kd::Cycle& cycle, bool fresh) {
+    const void* snap = cycle.snapshot().raw()->host_data;
+    if (!fresh && view_.index && view_.snapshot == snap && view_.now_ms == cycle.now_ms() &&
+        view_.cycle == cycle.number())
         return *view_.index;
     view_ = View{snap, cycle.now_ms(), cycle.number(), Job::list(cycle.snapshot().list_objects("PodMigrationJob")), {}};
     // A created job shows up in a later snapshot; until then it still counts in the limits.
@@ -125,7 +126,7 @@ kd::EvictOutcome MigrationController::evict(kd::Cycle& cycle, const kd::Pod& pod
 
 int64_t MigrationController::tick(kd::Cycle& cycle) {
     const int64_t now = cycle.now_ms();
-    Migrations& m = jobs(cycle);
+    Migrations& m = jobs(cycle, true);  // a tick follows writes the cycle's snapshot does not show
     bool arbitrating = args_.arbitrationArgs.enabled;
     size_t waiting = 0;
     if (arbitrating && now >= next_arbitration_ms_) {
@@ -141,7 +142,15 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
     std::map<std::string, int64_t> requeue;
     for (Job& j : m.all()) {
         if (j.uid().empty() || !j.active() || !ours(j)) continue;
-        if (arbitrating && j.pending() && j.annotation(kAnnotationPassedArbitration) != "true") continue;
+        if (arbitrating && j.pending() && j.annotation(kAnnotationPassedArbitration) != "true") {
+            // Still waiting for admission: only its TTL can end it.
+            if (reconciler_.expire(cycle, j)) {
+                if (std::string err = cycle.update_object(j.json()); !err.empty())
+                    cycle.warn("PodMigrationJob \"" + std::string(j.name()) + "\": update failed: " + err);
+                wrote = true;
+            }
+            continue;
+        }
         std::string name(j.name());
         if (auto it = requeue_at_.find(name); it != requeue_at_.end() && it->second > now) {
             requeue[name] = it->second;

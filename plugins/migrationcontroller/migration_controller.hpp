@@ -42,7 +42,8 @@ public:
 
 private:
     // The jobs of the hook's snapshot plus the ones this instance created that it does not show yet.
-    Migrations& jobs(kd::Cycle& cycle);
+    // Kept for the hook calls of one cycle (same snapshot, clock and cycle number); `fresh` re-reads.
+    Migrations& jobs(kd::Cycle& cycle, bool fresh = false);
     void add_created(Job job);
     // A fresh UUID-shaped name, unique per instance, pod and time, and reproducible in simulation.
     std::string new_job_name(const kd::Pod& pod, int64_t now_ms);
@@ -59,7 +60,7 @@ private:
     std::optional<kd::StringLabelSelector> node_selector_;
 
     struct View {
-        const kd_snapshot* snapshot = nullptr;
+        const void* snapshot = nullptr;  // kd_snapshot.host_data: the same across one cycle's hook calls
         int64_t now_ms = -1;
         uint64_t cycle = 0;
         std::vector<Job> list;

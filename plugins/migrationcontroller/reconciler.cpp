@@ -67,25 +67,7 @@ ReconcileOutcome Reconciler::reconcile(kd::Cycle& cycle, Job& job, std::string_v
     Step s{cycle, job, reservations, std::nullopt, std::nullopt, {}, cycle.now_ms()};
     if (job.paused() || !job.active()) return s.out;
     auto snap = cycle.snapshot();
-    auto ttl = job.ttl_ms();
-    if (ttl && *ttl > 0 && s.now - job.creation_ms() >= *ttl) {
-        if (!job.reservation_name().empty()) {
-            if (std::string err = cycle.delete_object("Reservation", "", job.reservation_name()); !err.empty()) {
-                s.out.error = "deleting Reservation \"" + std::string(job.reservation_name()) + "\": " + err;
-                s.out.requeue_after_ms = kErrorBackoffMs;
-                return s.out;
-            }
-        }
-        // A job that timed out waiting for an unschedulable Reservation says so, with the
-        // scheduler's message, rather than a bare Timeout (docs/compatibility.md).
-        auto sched = job.condition(kReservationScheduled);
-        if (sched && sched->status == "False" && sched->reason == "Unschedulable")
-            fail(s, "Unschedulable",
-                 "Abort job caused by timeout: the Reservation is unschedulable: " + sched->message);
-        else
-            fail(s, "Timeout", "Abort job caused by timeout");
-        return s.out;
-    }
+    if (timed_out(s)) return s.out;
     if (job.pending()) {
         if (job.pod_namespace().empty() || job.pod_name().empty()) {
             fail(s, "InvalidPodRef", "Abort job caused by invalid podRef: namespace and name are required");
@@ -111,6 +93,36 @@ ReconcileOutcome Reconciler::reconcile(kd::Cycle& cycle, Job& job, std::string_v
         return s.out;
     }
     return reservation_first(s);
+}
+
+bool Reconciler::timed_out(Step& s) {
+    Job& job = s.job;
+    kd::Cycle& cycle = s.cycle;
+    auto ttl = job.ttl_ms();
+    if (ttl && *ttl > 0 && s.now - job.creation_ms() >= *ttl) {
+        if (!job.reservation_name().empty()) {
+            if (std::string err = cycle.delete_object("Reservation", "", job.reservation_name()); !err.empty()) {
+                s.out.error = "deleting Reservation \"" + std::string(job.reservation_name()) + "\": " + err;
+                s.out.requeue_after_ms = kErrorBackoffMs;
+                return true;
+            }
+        }
+        // A job that timed out waiting for an unschedulable Reservation says so, with the
+        // scheduler's message, rather than a bare Timeout (docs/compatibility.md).
+        auto sched = job.condition(kReservationScheduled);
+        if (sched && sched->status == "False" && sched->reason == "Unschedulable")
+            fail(s, "Unschedulable",
+                 "Abort job caused by timeout: the Reservation is unschedulable: " + sched->message);
+        else
+            fail(s, "Timeout", "Abort job caused by timeout");
+        return true;
+    }
+    return false;
+}
+
+bool Reconciler::expire(kd::Cycle& cycle, Job& job) {
+    Step s{cycle, job, {}, std::nullopt, std::nullopt, {}, cycle.now_ms()};
+    return job.active() && !job.paused() && timed_out(s) && s.out.changed;
 }
 
 ReconcileOutcome Reconciler::reservation_first(Step& s) {

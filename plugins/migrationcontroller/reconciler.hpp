@@ -34,12 +34,18 @@ public:
     // `reservations`: the list_objects("Reservation") array of this tick.
     ReconcileOutcome reconcile(kd::Cycle& cycle, Job& job, std::string_view reservations);
 
+    // Step 4 alone, for a job that waits for arbitration: fails it when its TTL has passed.
+    // Returns true when the job changed (write it back).
+    bool expire(kd::Cycle& cycle, Job& job);
+
     // C.6.2: every job older than ttl + 5m (30m without a ttl) is deleted, its Reservation first.
     void scavenge(kd::Cycle& cycle, const std::vector<Job>& jobs);
 
 private:
     struct Step;  // the state of one reconcile
     ReconcileOutcome reservation_first(Step& s);
+    // C.6 step 4: true when the TTL has passed (the job is then failed, or `out.error` is set).
+    bool timed_out(Step& s);
     // C.6.1: true when the pod is gone (Eviction condition True); otherwise `out` says what next.
     bool evict_pod(Step& s, ReconcileOutcome& out);
     void fail(Step& s, std::string_view reason, const std::string& message);
