@@ -125,7 +125,10 @@ kd::Verdict MigrationFilters::workload_limits(const kd::Snapshot& snap, const kd
     int32_t max_unav = max_unavailable(workload->replicas(), args_.maxUnavailablePerWorkload);
     size_t migrating = 0, unavailable = 0;
     for (auto other : workload->pods()) {
-        if (other.uid() == pod.uid()) continue;
+        if (other.uid() == pod.uid()) {
+            unavailable += !pod_available(other);  // the pod itself counts when unavailable (C.3)
+            continue;
+        }
         bool is_migrating = false;
         if (other.ns() == pod.ns()) {
             auto oc = other.controller();

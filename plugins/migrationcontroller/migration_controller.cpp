@@ -129,13 +129,16 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
     Migrations& m = jobs(cycle, true);  // a tick follows writes the cycle's snapshot does not show
     bool arbitrating = args_.arbitrationArgs.enabled;
     size_t waiting = 0;
-    if (arbitrating && now >= next_arbitration_ms_) {
+    if (arbitrating) {
         std::vector<Job*> candidates;
         for (Job& j : m.all())
             if (!j.uid().empty() && j.pending() && ours(j) && j.annotation(kAnnotationPassedArbitration) != "true")
                 candidates.push_back(&j);
-        waiting = arbitrator_.arbitrate(cycle, candidates, m);
-        next_arbitration_ms_ = now + millis(args_.arbitrationArgs.interval);
+        waiting = candidates.size();  // between rounds they still wait for the next one
+        if (now >= next_arbitration_ms_) {
+            waiting = arbitrator_.arbitrate(cycle, candidates, m);
+            next_arbitration_ms_ = now + millis(args_.arbitrationArgs.interval);
+        }
     }
     std::string_view reservations = cycle.snapshot().list_objects("Reservation");
     bool wrote = false;
