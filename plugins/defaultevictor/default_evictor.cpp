@@ -123,10 +123,7 @@ kd::Verdict DefaultEvictor::pre_eviction_filter(kd::Cycle& cycle, const kd::Pod&
     if (!args_.nodeFit) return kd::Verdict::allow();
     kd::Snapshot snap = cycle.snapshot();
     kd::NodeRequestTotals& totals = fit_totals(cycle);
-    bool fits = node_selector_
-                    ? kd::pod_fits_any_other_node_if(
-                          snap, pod, totals, [&](const kd::Node& n) { return node_selector_->matches(n.labels()); })
-                    : kd::pod_fits_any_other_node(snap, pod, totals);
+    bool fits = kd::pod_fits_any_other_selected_node(snap, pod, totals, node_selector_ ? &*node_selector_ : nullptr);
     return fits ? kd::Verdict::allow() : kd::Verdict::reject(reason::kNodeFit);
 }
 

@@ -124,25 +124,29 @@ int64_t Job::creation_ms() const {
     return t.value_or(0);
 }
 
+namespace {
+// metadata.<map>[key] of a job: the member when present (any type), else null.
+const rapidjson::Value* metadata_entry(const rapidjson::Value* doc, const char* map, std::string_view key) {
+    const rapidjson::Value* m = member(member(doc, "metadata"), map);
+    if (!m || !m->IsObject()) return nullptr;
+    auto it = m->FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
+    return it == m->MemberEnd() ? nullptr : &it->value;
+}
+std::string_view string_of(const rapidjson::Value* v) {
+    return v && v->IsString() ? std::string_view(v->GetString(), v->GetStringLength()) : std::string_view();
+}
+}  // namespace
+
 std::string_view Job::annotation(std::string_view key) const {
-    const rapidjson::Value* anns = member(member(doc_.get(), "metadata"), "annotations");
-    if (!anns || !anns->IsObject()) return {};
-    auto it = anns->FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
-    if (it == anns->MemberEnd() || !it->value.IsString()) return {};
-    return {it->value.GetString(), it->value.GetStringLength()};
+    return string_of(metadata_entry(doc_.get(), "annotations", key));
 }
 
 std::string_view Job::label(std::string_view key) const {
-    const rapidjson::Value* labels = member(member(doc_.get(), "metadata"), "labels");
-    if (!labels || !labels->IsObject()) return {};
-    auto it = labels->FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
-    if (it == labels->MemberEnd() || !it->value.IsString()) return {};
-    return {it->value.GetString(), it->value.GetStringLength()};
+    return string_of(metadata_entry(doc_.get(), "labels", key));
 }
 
 bool Job::has_annotation(std::string_view key) const {
-    const rapidjson::Value* anns = member(member(doc_.get(), "metadata"), "annotations");
-    return anns && anns->IsObject() && anns->HasMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
+    return metadata_entry(doc_.get(), "annotations", key) != nullptr;
 }
 
 void Job::set_annotation(std::string_view key, std::string_view value) {

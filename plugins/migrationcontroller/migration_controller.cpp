@@ -92,10 +92,7 @@ kd::Verdict MigrationController::pre_eviction_filter(kd::Cycle& cycle, const kd:
     if (!args_.nodeFit || args_.skips("NodeFit")) return kd::Verdict::allow();
     kd::Snapshot snap = cycle.snapshot();
     kd::NodeRequestTotals totals(snap);
-    bool fits = node_selector_
-                    ? kd::pod_fits_any_other_node_if(
-                          snap, pod, totals, [&](const kd::Node& n) { return node_selector_->matches(n.labels()); })
-                    : kd::pod_fits_any_other_node(snap, pod, totals);
+    bool fits = kd::pod_fits_any_other_selected_node(snap, pod, totals, node_selector_ ? &*node_selector_ : nullptr);
     return fits ? kd::Verdict::allow() : kd::Verdict::reject(reason::kNodeFit);
 }
 

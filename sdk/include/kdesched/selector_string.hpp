@@ -2,11 +2,12 @@
 // as accepted by labels.Parse. DefaultEvictorArgs and MigrationControllerArgs.nodeSelector use this form.
 #pragma once
 
-#include <algorithm>
-#include <cstdint>
 #include <kdesched/label_selector.hpp>
 #include <kdesched/node_fit.hpp>
 #include <kdesched/view.hpp>
+
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -300,6 +301,14 @@ inline bool StringLabelSelector::matches(const kd::KeyValues& labels) const {
         }
     }
     return true;
+}
+
+// The descheduler's PreEvictionFilter with nodeFit: the pod fits some ready node other than its
+// own among those `selector` matches (every node when it is null).
+inline bool pod_fits_any_other_selected_node(const Snapshot& snapshot, const Pod& pod, NodeRequestTotals& totals,
+                                             const StringLabelSelector* selector) {
+    return pod_fits_any_other_node_if(snapshot, pod, totals,
+                                      [&](const Node& n) { return !selector || selector->matches(n.labels()); });
 }
 
 }  // namespace kd
