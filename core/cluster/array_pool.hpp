@@ -43,7 +43,7 @@ private:
         if (n > left_) {
             chunk_ = chunk_ ? std::min(chunk_ * 2, kMaxChunk) : kFirstChunk;
             size_t size = std::max<size_t>(chunk_, n);
-            chunks_.push_back(std::make_unique<T[]>(size));
+            chunks_.push_back(std::make_unique_for_overwrite<T[]>(size));
             next_ = chunks_.back().get();
             left_ = size;
         }
@@ -52,9 +52,9 @@ private:
         left_ -= n;
         return out;
     }
-    // Chunks grow from 64 to 4096 elements: small models stay small.
-    static constexpr size_t kFirstChunk = 64;
-    static constexpr size_t kMaxChunk = 4096;
+    // Chunks grow from 1 KiB to 64 KiB: the unused end of the last one is all that is wasted.
+    static constexpr size_t kFirstChunk = std::max<size_t>(1, (1 << 10) / sizeof(T));
+    static constexpr size_t kMaxChunk = std::max<size_t>(1, (64 << 10) / sizeof(T));
     size_t chunk_ = 0;
     std::vector<std::unique_ptr<T[]>> chunks_;
     T* next_ = nullptr;

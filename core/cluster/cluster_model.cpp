@@ -43,18 +43,17 @@ ClusterModel::ClusterModel()
       pod_name_index_([this](uint32_t s) { return pod_name_hash(s); }, [this] { return pod_slot_count(); },
                       [this](uint32_t s) { return pod_slots_[s].alive(); }),
       workload_index_([this](uint32_t s) { return hash_sv(workload_slots_[s].uid); },
-                      [this] { return static_cast<uint32_t>(workload_slots_.size()); },
+                      [this] { return workload_slots_.size(); },
                       [this](uint32_t s) { return !workload_slots_[s].kind.empty(); }),
       workload_name_index_(
           [this](uint32_t s) {
               const Workload& w = workload_slots_[s];
               return workload_name_hash(w.kind, w.ns, w.name);
           },
-          [this] { return static_cast<uint32_t>(workload_slots_.size()); },
-          [this](uint32_t s) { return !workload_slots_[s].kind.empty(); }) {}
+          [this] { return workload_slots_.size(); }, [this](uint32_t s) { return !workload_slots_[s].kind.empty(); }) {}
 
 uint32_t ClusterModel::pod_slot_count() const {
-    return static_cast<uint32_t>(pod_slots_.size());
+    return pod_slots_.size();
 }
 
 ClusterModel::~ClusterModel() = default;
@@ -99,45 +98,43 @@ kd_resource_list ClusterModel::intern_resources(const std::vector<std::pair<std:
 
 // The pod's template part: looked up by content first, interned string by string only when new.
 const kd_pod_spec* ClusterModel::pod_spec(const PodDraft& d) {
-    auto requests = effective_requests(d);
+    auto& requests = scratch_.requests;
+    effective_requests(d, requests);
     std::string_view scheduler = d.scheduler_name.empty() ? std::string_view("default-scheduler") : d.scheduler_name;
     ContentKey key;
     key.add(d.meta.ns).add(scheduler).add(d.priority_class_name).add_word(d.meta.labels.size());
-    for (const auto& [k, v] : d.meta.labels) key.add(k).add(v);
+    for (const auto& [k, v] : d.meta.labels) key.add(k, v);
     key.add_word(d.meta.owners.size());
-    for (const auto& o : d.meta.owners)
-        key.add(o.api_version).add(o.kind).add(o.name).add(o.uid).add_word(o.controller);
+    for (const auto& o : d.meta.owners) key.add(o.api_version, o.kind, o.name, o.uid).add_word(o.controller);
     key.add_word(requests.size());
     for (const auto& [r, milli] : requests) key.add(r).add_word(static_cast<uint64_t>(milli));
     key.add_word(d.node_selector.size());
-    for (const auto& [k, v] : d.node_selector) key.add(k).add(v);
+    for (const auto& [k, v] : d.node_selector) key.add(k, v);
     key.add_word(d.has_required_affinity).add_word(d.affinity_terms.size());
     for (const auto& t : d.affinity_terms) {
         for (const auto* reqs : {&t.expressions, &t.fields}) {
             key.add_word(reqs->size());
             for (const auto& r : *reqs) {
-                key.add(r.key).add(r.op).add_word(r.values.size());
+                key.add(r.key, r.op).add_word(r.values.size());
                 for (auto v : r.values) key.add(v);
             }
         }
     }
     key.add_word(d.tolerations.size());
-    for (const auto& t : d.tolerations) key.add(t.key).add(t.op).add(t.value).add(t.effect);
-    auto it = spec_cache_.find(key);
-    if (it != spec_cache_.end()) return it->second;
+    for (const auto& t : d.tolerations) key.add(t.key, t.op, t.value, t.effect);
+    if (const auto* cached = spec_cache_.find(key)) return *cached;
     const kd_pod_spec* spec = intern_pod_spec(d, scheduler, requests);
-    spec_cache_.emplace(key, spec);
+    spec_cache_.insert(key, spec);
     return spec;
 }
 
 kd_key_value_list ClusterModel::cached_kvs(const std::vector<KeyValueDraft>& kvs) {
     if (kvs.empty()) return {nullptr, 0};
     ContentKey key;
-    for (const auto& [k, v] : kvs) key.add(k).add(v);
-    auto it = kv_cache_.find(key);
-    if (it != kv_cache_.end()) return it->second;
+    for (const auto& [k, v] : kvs) key.add(k, v);
+    if (const auto* cached = kv_cache_.find(key)) return *cached;
     kd_key_value_list l = intern_kvs(kvs);
-    kv_cache_.emplace(key, l);
+    kv_cache_.insert(key, l);
     return l;
 }
 
@@ -226,7 +223,7 @@ const kd_pod_spec* ClusterModel::intern_pod_spec(const PodDraft& d, std::string_
     }
     spec.tolerations = toleration_pool_.intern(tols);
     spec.toleration_count = tols.size();
-    return spec_pool_.intern(&spec, 1);
+    return &(specs_.emplace_back() = spec);
 }
 
 void ClusterModel::on_pod(const PodDraft& d) {
@@ -242,7 +239,7 @@ void ClusterModel::on_pod(const PodDraft& d) {
             slot = free_pod_slots_.back();
             free_pod_slots_.pop_back();
         } else {
-            slot = static_cast<uint32_t>(pod_slots_.size());
+            slot = pod_slots_.size();
             pod_slots_.emplace_back();
         }
     }
@@ -277,14 +274,13 @@ void ClusterModel::on_pod(const PodDraft& d) {
     for (const auto& c : d.conditions)
         if (c.type == "Ready" && c.status == "True") p.flags |= KD_POD_READY;
     ContentKey ckey;
-    for (const auto& c : d.conditions) ckey.add(c.type).add(c.status).add(c.reason).add(c.message);
-    auto cached = condition_cache_.find(ckey);
-    if (cached != condition_cache_.end()) {
-        p.conditions = cached->second.first;
-        p.condition_count = cached->second.second;
+    for (const auto& c : d.conditions) ckey.add(c.type, c.status, c.reason, c.message);
+    if (const auto* cached = condition_cache_.find(ckey)) {
+        p.conditions = cached->items;
+        p.condition_count = cached->count;
     } else {
         p.conditions = intern_conditions(d, p.condition_count);
-        condition_cache_.emplace(ckey, std::make_pair(p.conditions, p.condition_count));
+        condition_cache_.insert(ckey, {p.conditions, p.condition_count});
     }
     rec.pod = p;
     if (!existing) {
@@ -329,27 +325,65 @@ const kd_pod* ClusterModel::pod_by_uid(std::string_view uid) const {
 }
 
 const kd_pod* ClusterModel::pod_by_name(std::string_view ns, std::string_view name) const {
-    uint32_t slot = pod_name_index_.find(hash_ns_name(ns, name), [&](uint32_t s) {
+    return pod_by_name(hash_ns_name(ns, name), ns, name);
+}
+
+const kd_pod* ClusterModel::pod_by_name(size_t hash, std::string_view ns, std::string_view name) const {
+    uint32_t slot = pod_name_index_.find(hash, [&](uint32_t s) {
         const kd_pod& p = pod_slots_[s].pod;
         return view(p.name) == name && view(p.spec->namespace_) == ns;
     });
     return slot == SlotIndex::kNone ? nullptr : &pod_slots_[slot].pod;
 }
 
+void ClusterModel::find_pods(const std::vector<NodeMetricDraft::PodUsage>& named,
+                             std::vector<const kd_pod*>& out) const {
+    // On a big model each lookup is a chain of cache misses: index entry, pod record, then its
+    // name and template. Taking a group of lookups one link at a time, prefetching the next link
+    // of each, overlaps the chains instead of waiting for every miss in turn.
+    constexpr size_t kGroup = 16;
+    size_t hashes[kGroup];
+    uint32_t slots[kGroup];
+    out.resize(named.size());
+    for (size_t first = 0; first < named.size(); first += kGroup) {
+        size_t n = std::min(kGroup, named.size() - first);
+        const NodeMetricDraft::PodUsage* group = named.data() + first;
+        for (size_t i = 0; i < n; ++i) {
+            hashes[i] = hash_ns_name(group[i].ns, group[i].name);
+            pod_name_index_.prefetch(hashes[i]);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            slots[i] = pod_name_index_.candidate(hashes[i]);
+            if (slots[i] == SlotIndex::kNone) continue;
+            const kd_pod& p = pod_slots_[slots[i]].pod;
+            __builtin_prefetch(&p.name);
+            __builtin_prefetch(&p.spec);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            if (slots[i] == SlotIndex::kNone) continue;
+            const kd_pod& p = pod_slots_[slots[i]].pod;
+            __builtin_prefetch(p.name.data);
+            __builtin_prefetch(p.spec);
+        }
+        for (size_t i = 0; i < n; ++i) out[first + i] = pod_by_name(hashes[i], group[i].ns, group[i].name);
+    }
+}
+
 std::vector<const kd_pod*> ClusterModel::pods_on_node(std::string_view node_name) const {
     std::vector<const kd_pod*> out;
-    if (node_name.empty()) return out;  // unbound pods are not "on" a node
-    auto it = pods_by_node_.find(strings_.find(node_name));
-    if (it == pods_by_node_.end()) return out;
-    for (uint32_t s : it->second) out.push_back(&pod_slots_[s].pod);
+    std::string_view interned = strings_.find(node_name);
+    if (interned.empty()) return out;  // never named, or unbound pods, which are not "on" a node
+    if (const auto* slots = pods_by_node_.find(interned))
+        for (uint32_t s : *slots) out.push_back(&pod_slots_[s].pod);
     return out;
 }
 
 std::vector<const kd_pod*> ClusterModel::pods_by_owner(std::string_view owner_uid) const {
     std::vector<const kd_pod*> out;
-    auto it = pods_by_owner_.find(strings_.find(owner_uid));
-    if (it == pods_by_owner_.end()) return out;
-    for (uint32_t s : it->second) out.push_back(&pod_slots_[s].pod);
+    std::string_view interned = strings_.find(owner_uid);
+    if (interned.empty()) return out;
+    if (const auto* slots = pods_by_owner_.find(interned))
+        for (uint32_t s : *slots) out.push_back(&pod_slots_[s].pod);
     return out;
 }
 
@@ -460,13 +494,16 @@ void ClusterModel::on_node_metric(const NodeMetricDraft& d) {
     m.update_time_ms = d.update_ms;
     m.system_usage = add(d.system_usage);
     rec->pods.reserve(d.pods.size());
-    for (const auto& p : d.pods) {
+    std::vector<const kd_pod*>& known = scratch_.pods;
+    find_pods(d.pods, known);
+    for (size_t i = 0; i < d.pods.size(); ++i) {
+        const auto& p = d.pods[i];
         auto e = zeroed<kd_pod_metric>();
         e.struct_size = sizeof(kd_pod_metric);
         e.namespace_ = intern(p.ns);
         // Pod names are unique, so not interned: share the pod's own text when the pod is known
         // (compaction re-copies both), else keep a copy with the unique text.
-        if (const kd_pod* pod = pod_by_name(p.ns, p.name)) {
+        if (const kd_pod* pod = known[i]) {
             e.name = pod->name;
         } else {
             auto name = unique_text_.copy(p.name);
@@ -570,12 +607,13 @@ void ClusterModel::on_workload(const WorkloadDraft& d) {
         slot = free_workload_slots_.back();
         free_workload_slots_.pop_back();
     } else {
-        slot = static_cast<uint32_t>(workload_slots_.size());
+        slot = workload_slots_.size();
         workload_slots_.emplace_back();
     }
     Workload& w = workload_slots_[slot];
-    if (!existing) w.uid = workload_text_.copy(uid);
-    if (!existing || w.name != d.meta.name) w.name = workload_text_.copy(d.meta.name);
+    // Interned, not unique text: the pods' ownerReferences name the same UIDs and names.
+    w.uid = view(intern(uid));
+    w.name = view(intern(d.meta.name));
     w.kind = view(intern(d.kind));
     w.ns = view(intern(d.meta.ns));
     w.controller_kind = w.controller_name = w.controller_uid = {};

@@ -134,6 +134,9 @@ private:
     kd_key_value_list cached_kvs(const std::vector<KeyValueDraft>& kvs);
     const kd_pod_condition* intern_conditions(const PodDraft& d, size_t& count);
     uint32_t find_pod_slot(std::string_view uid) const;
+    const kd_pod* pod_by_name(size_t hash, std::string_view ns, std::string_view name) const;
+    // The pod each entry names, or nullptr; in one go, which is faster than one by one.
+    void find_pods(const std::vector<NodeMetricDraft::PodUsage>& named, std::vector<const kd_pod*>& out) const;
     // Takes the pod out of the node and owner lists (before an update or a delete).
     void unlink_pod(uint32_t slot);
     void retire_metric_names(const MetricRecord& rec);
@@ -156,12 +159,16 @@ private:
     ArrayPool<kd_str> str_pool_;
     ArrayPool<kd_selector_requirement> requirement_pool_;
     ArrayPool<kd_node_selector_term> term_pool_;
-    ArrayPool<kd_pod_spec> spec_pool_;
+    SlotStore<kd_pod_spec> specs_;  // each template once: spec_cache_ finds them by content
     // Content digests of what was interned already: most pods repeat a template, an annotation
     // set and a condition list seen before, and this skips interning each of their strings.
-    std::unordered_map<ContentKey, const kd_pod_spec*, ContentKeyHash> spec_cache_;
-    std::unordered_map<ContentKey, kd_key_value_list, ContentKeyHash> kv_cache_;
-    std::unordered_map<ContentKey, std::pair<const kd_pod_condition*, size_t>, ContentKeyHash> condition_cache_;
+    struct ConditionList {
+        const kd_pod_condition* items;
+        size_t count;
+    };
+    ContentMap<const kd_pod_spec*> spec_cache_;
+    ContentMap<kd_key_value_list> kv_cache_;
+    ContentMap<ConditionList> condition_cache_;
     // Reused between objects so that adding one allocates nothing in the common case.
     struct Scratch {
         std::vector<kd_key_value> kvs;
@@ -171,15 +178,17 @@ private:
         std::vector<kd_str> strs;
         std::vector<kd_toleration> tolerations;
         std::vector<kd_pod_condition> conditions;
+        std::vector<const kd_pod*> pods;
+        std::vector<std::pair<std::string_view, int64_t>> requests;
     } scratch_;
 
-    std::deque<PodRecord> pod_slots_;
+    SlotStore<PodRecord> pod_slots_;
     std::vector<uint32_t> free_pod_slots_;
     SlotIndex pod_index_;       // by UID
     SlotIndex pod_name_index_;  // by namespace/name
-    // Keys are interned strings, hashed by address (look up through strings_.find()).
-    std::unordered_map<std::string_view, std::vector<uint32_t>, InternedHash, InternedEqual> pods_by_node_;
-    std::unordered_map<std::string_view, std::vector<uint32_t>, InternedHash, InternedEqual> pods_by_owner_;
+    // Keys are interned strings (look up through strings_.find()); unbound pods under "".
+    InternedMap<std::vector<uint32_t>> pods_by_node_;
+    InternedMap<std::vector<uint32_t>> pods_by_owner_;
 
     std::deque<NodeRecord> node_slots_;
     std::vector<uint32_t> free_node_slots_;
@@ -188,11 +197,10 @@ private:
 
     std::unordered_map<std::string, std::unique_ptr<MetricRecord>> metrics_;  // by node name
 
-    std::deque<Workload> workload_slots_;  // a free slot has an empty kind
+    SlotStore<Workload> workload_slots_;  // a free slot has an empty kind; strings interned
     std::vector<uint32_t> free_workload_slots_;
     SlotIndex workload_index_;       // by UID
     SlotIndex workload_name_index_;  // by kind/namespace/name
-    TextArena workload_text_;        // workload UIDs and names (few deletions: not compacted)
     std::map<std::string, PodDisruptionBudget> pdbs_;
     std::map<std::string, Namespace> namespaces_;
     std::map<std::string, Secret> secrets_;

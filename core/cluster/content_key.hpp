@@ -6,17 +6,22 @@
 #include "cluster/byte_set.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 namespace kd::core {
 
 struct ContentKey {
     uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
 
-    ContentKey& add(std::string_view s) {
-        uint64_t h = fast_hash(s.data(), s.size());
-        return add_word(h);
+    // Adds one element of one or more strings. Their hashes are folded into one word first, off
+    // the dependency chains of a and b, so that an element costs one step of them.
+    template <class... More>
+    ContentKey& add(std::string_view s, const More&... more) {
+        uint64_t w = fast_hash(s.data(), s.size());
+        ((w = w * 0x9FB21C651E98DF25ULL + hash(more)), ...);
+        return add_word(w);
     }
     ContentKey& add_word(uint64_t w) {
         a = mix(a ^ w, 0xA0761D6478BD642FULL);
@@ -26,14 +31,57 @@ struct ContentKey {
     bool operator==(const ContentKey&) const = default;
 
 private:
+    static uint64_t hash(std::string_view s) { return fast_hash(s.data(), s.size()); }
     static uint64_t mix(uint64_t x, uint64_t k) {
         __uint128_t r = static_cast<__uint128_t>(x) * k;
         return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
     }
 };
 
-struct ContentKeyHash {
-    size_t operator()(const ContentKey& k) const { return static_cast<size_t>(k.a); }
+// A map from ContentKey to a small value, flat (open addressing): a lookup is one probe into one
+// array, where std::unordered_map costs a bucket, a node and a division (two cache misses per pod
+// on a big model).
+template <class V>
+class ContentMap {
+    static_assert(std::is_trivially_copyable_v<V>);
+
+public:
+    const V* find(const ContentKey& key) const {
+        if (slots_.empty()) return nullptr;
+        size_t mask = slots_.size() - 1;
+        for (size_t i = key.a & mask;; i = (i + 1) & mask) {
+            const Slot& s = slots_[i];
+            if (!s.used) return nullptr;
+            if (s.key == key) return &s.value;
+        }
+    }
+    // Adds a key known to be absent.
+    void insert(const ContentKey& key, const V& value) {
+        if ((count_ + 1) * 4 > slots_.size() * 3) grow();
+        place(Slot{key, value, true});
+        ++count_;
+    }
+
+private:
+    struct Slot {
+        ContentKey key;
+        V value{};
+        bool used = false;
+    };
+    void place(const Slot& s) {
+        size_t mask = slots_.size() - 1;
+        size_t i = s.key.a & mask;
+        while (slots_[i].used) i = (i + 1) & mask;
+        slots_[i] = s;
+    }
+    void grow() {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+        for (const Slot& s : old)
+            if (s.used) place(s);
+    }
+    std::vector<Slot> slots_;
+    size_t count_ = 0;
 };
 
 }  // namespace kd::core

@@ -53,8 +53,8 @@ kd_qos_class qos_from_status(std::string_view qos, const PodDraft& pod) {
     return compute_qos(pod);
 }
 
-std::vector<std::pair<std::string_view, int64_t>> effective_requests(const PodDraft& pod) {
-    std::vector<std::pair<std::string_view, int64_t>> out;
+void effective_requests(const PodDraft& pod, std::vector<std::pair<std::string_view, int64_t>>& out) {
+    out.clear();
     auto slot = [&](std::string_view name) -> int64_t& {
         for (auto& [n, v] : out)
             if (n == name) return v;
@@ -78,6 +78,11 @@ std::vector<std::pair<std::string_view, int64_t>> effective_requests(const PodDr
     for (const auto& [name, milli] : init_peak) slot(name) = std::max(slot(name), milli);
     for (const auto& [name, milli] : pod.overhead) slot(name) += milli;
     std::sort(out.begin(), out.end());
+}
+
+std::vector<std::pair<std::string_view, int64_t>> effective_requests(const PodDraft& pod) {
+    std::vector<std::pair<std::string_view, int64_t>> out;
+    effective_requests(pod, out);
     return out;
 }
 

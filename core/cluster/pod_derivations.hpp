@@ -21,7 +21,9 @@ kd_qos_class compute_qos(const PodDraft& pod);
 // status.qosClass when it names a class, else computed.
 kd_qos_class qos_from_status(std::string_view qos, const PodDraft& pod);
 
-// What the scheduler reserves: per resource, max(Σ containers, max of init containers) + overhead.
+// What the scheduler reserves: per resource, max(Σ containers, max of init containers) + overhead,
+// sorted by name. The first form fills `out` (a vector reused from pod to pod allocates nothing).
+void effective_requests(const PodDraft& pod, std::vector<std::pair<std::string_view, int64_t>>& out);
 std::vector<std::pair<std::string_view, int64_t>> effective_requests(const PodDraft& pod);
 
 // The node.koordinator.sh/raw-allocatable annotation (a JSON ResourceList) when present and

@@ -71,6 +71,15 @@ TEST_CASE("pods are added, found by UID, name, node and owner", "[model]") {
     CHECK(m.pod_by_uid("u1")->spec == m.pod_by_uid("u2")->spec);
 }
 
+TEST_CASE("unbound pods are on no node, not even on a node name never seen", "[model]") {
+    ClusterModel m;
+    PodSpecForTest pending{"u1", "default", "web-1", ""};
+    m.on_pod(pending.draft());
+    CHECK(m.pods_on_node("").empty());
+    CHECK(m.pods_on_node("n9").empty());
+    CHECK(names(m.pods()) == std::vector<std::string>{"default/web-1"});
+}
+
 TEST_CASE("an update by UID moves the pod between node indexes and keeps one entry", "[model]") {
     ClusterModel m;
     PodSpecForTest a{"u1", "default", "web-1", "n1"};
