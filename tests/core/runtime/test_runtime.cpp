@@ -83,6 +83,25 @@ private:
     std::string profile_, tag_;
 };
 
+// Evict plugin with periodic work: records each tick and asks for the next one 500 ms later,
+// or throws when the clock reaches 1'000'000.
+class Ticker {
+public:
+    static constexpr const char* kName = "Ticker";
+    static constexpr const char* kVersion = "1.0.0";
+    Ticker(kd::Host& host, kd::NoArgs) : id_(host.instance_id()) {}
+    kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const kd::EvictRequest&) { return kd::EvictOutcome::accepted(); }
+    int64_t tick(kd::Cycle& c) {
+        g_trace.push_back("tick " + id_ + " at " + std::to_string(c.now_ms()) + " on " +
+                          std::to_string(c.snapshot().nodes().size()) + " nodes");
+        if (c.now_ms() >= 1'000'000) throw std::runtime_error("tick failed at " + std::to_string(c.now_ms()));
+        return c.now_ms() + 500;
+    }
+
+private:
+    std::string id_;
+};
+
 // Runtime's view of the cluster writes: records evictions.
 struct RecordingWriter : ClusterWriter {
     std::vector<std::string> evicted;
@@ -110,7 +129,7 @@ struct RecordingObserver : RunObserver {
 
 PluginCatalog catalog_with_fixtures() {
     PluginCatalog c;
-    c.add_in_process(kd::module<RecordingEvict, OtherEvict, KeepFilter, EvictAll>("runtime-test"));
+    c.add_in_process(kd::module<RecordingEvict, OtherEvict, KeepFilter, EvictAll, Ticker>("runtime-test"));
     c.load({fs::path(KDESCHED_FIXTURE_PLUGIN_ROOT) / "behaviour"});
     return c;
 }
@@ -422,4 +441,36 @@ TEST_CASE("a filter that throws rejects the pod (fail closed) and says why", "[r
     CHECK(obs.records[0].decided_by == "ThrowsInHook");
     CHECK(obs.records[0].detail == "error: filter exploded");
     CHECK(obs.records[1].code == KD_EVICT_ACCEPTED);
+}
+
+TEST_CASE("periodic work: only plugins with a tick hook run, with a stable identity, and the earliest ask wins",
+          "[runtime][tick]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    Descheduler d(config(R"(leaderElection:
+  resourceNamespace: ops
+  resourceName: desched
+profiles:
+- name: first
+  plugins:
+    evict: {disabled: [{name: "*"}], enabled: [{name: Ticker}]}
+    filter: {disabled: [{name: "*"}]}
+- name: second
+  plugins:
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)"),
+                  cat, nullptr, nullptr);
+    kd::testing::SnapshotBuilder b(4'000);
+    Descheduler::TickResult r = d.tick(*cluster(b));
+    CHECK_FALSE(r.error);
+    CHECK(r.next_ms == 4'500);
+    CHECK(g_trace == std::vector<std::string>{"tick ops/desched/first at 4000 on 2 nodes"});
+
+    g_trace.clear();
+    kd::testing::SnapshotBuilder late(1'000'000);
+    r = d.tick(*cluster(late));
+    REQUIRE(r.error);
+    CHECK(*r.error == "profile \"first\" tick: Ticker: tick failed at 1000000");
+    CHECK(r.next_ms == 0);
 }
