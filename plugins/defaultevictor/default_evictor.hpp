@@ -4,10 +4,10 @@
 #pragma once
 
 #include "args.hpp"
-#include <kdesched/selector_string.hpp>
 
 #include <kdesched/node_fit.hpp>
 #include <kdesched/plugin.hpp>
+#include <kdesched/selector_string.hpp>
 
 #include <cstdint>
 #include <functional>
