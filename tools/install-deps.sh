@@ -14,6 +14,7 @@ packages=(
   libspdlog-dev libfmt-dev             # logging
   prometheus-cpp-dev                   # /metrics
   clang-format                         # style check in CI
+  python3 openssl                      # example Pod Picker service; TLS test certificates
 )
 
 missing=()

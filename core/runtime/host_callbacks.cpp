@@ -1,5 +1,6 @@
 #include "runtime/host_callbacks.hpp"
 
+#include "picker/pod_picker.hpp"
 #include "runtime/call_scope.hpp"
 #include "runtime/plugin_instance.hpp"
 #include "runtime/profile_runtime.hpp"
@@ -7,6 +8,8 @@
 #include <kdesched/view.hpp>
 
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 namespace kd::core {
 
@@ -104,6 +107,27 @@ void count_eviction_cb(const kd_host* self, const kd_call*, const kd_pod* pod, k
     if (ctx.observer) ctx.observer->on_pods_evicted(*pod, kd::sv(result), kd::sv(strategy));
 }
 
+kd_status pick_pods_cb(const kd_host* self, const kd_call* call, kd_str picker_json, const kd_pod* const* candidates,
+                       size_t candidate_count, uint32_t requested, uint8_t* ranks, kd_error_sink* err) {
+    auto* inst = static_cast<PluginInstance*>(self->host_data);
+    HostContext& ctx = inst->owner().context();
+    std::vector<std::string> names;
+    names.reserve(candidate_count);
+    for (size_t i = 0; i < candidate_count; ++i) names.push_back(kd::Pod(candidates[i]).key());
+    picker::SecretReader secrets = [&ctx](std::string_view ns, std::string_view name,
+                                          std::map<std::string, std::string>& data) {
+        return ctx.writer ? ctx.writer->read_secret(ns, name, data) : "no cluster back end is attached to this run";
+    };
+    picker::PickOutcome out = picker::pick_pods(kd::sv(picker_json), names, requested, secrets);
+    if (ctx.observer) ctx.observer->on_pod_picker_request(inst->owner().name(), kd::sv(call->plugin), out.result);
+    if (!out.ok()) {
+        err->set(err, out.error.data(), out.error.size());
+        return KD_ERROR;
+    }
+    std::copy(out.ranks.begin(), out.ranks.end(), ranks);
+    return KD_OK;
+}
+
 }  // namespace
 
 kd_host make_host(PluginInstance* instance) {
@@ -124,6 +148,7 @@ kd_host make_host(PluginInstance* instance) {
     h.annotate_pod = &annotate_cb;
     h.record_event = &event_cb;
     h.count_eviction = &count_eviction_cb;
+    h.pick_pods = &pick_pods_cb;
     return h;
 }
 

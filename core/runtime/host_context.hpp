@@ -6,13 +6,15 @@
 
 #include <kdesched/abi.h>
 
+#include <map>
 #include <string>
 #include <string_view>
 
 namespace kd::core {
 
-// The cluster writes plugins can ask for (kd_host's write callbacks). Two back ends: the
-// simulator and the API server. Each returns "" or the error; `plugin` is the plugin that asked.
+// The cluster writes plugins can ask for (kd_host's write callbacks), and the Secret reads of
+// host services. Two back ends: the simulator and the API server. Each returns "" or the error;
+// `plugin` is the plugin that asked.
 class ClusterWriter {
 public:
     virtual ~ClusterWriter() = default;
@@ -29,6 +31,10 @@ public:
     virtual void record_event(std::string_view kind, std::string_view ns, std::string_view name, std::string_view type,
                               std::string_view reason, std::string_view action, std::string_view message,
                               std::string_view plugin);
+    // The one read host services need (the Pod Picker's secretKeyRef headers): fills `data` with
+    // Secret ns/name's data (values base64, as stored) and returns "", or returns why it cannot.
+    virtual std::string read_secret(std::string_view ns, std::string_view name,
+                                    std::map<std::string, std::string>& data);
 };
 
 // One eviction request and what became of it. Views and the pod are valid during the
@@ -58,6 +64,11 @@ public:
                                std::string_view message);
     // kd_host.count_eviction: one increment of descheduler_pods_evicted.
     virtual void on_pods_evicted(const kd_pod& /*pod*/, std::string_view /*result*/, std::string_view /*strategy*/) {}
+    // kd_host.pick_pods: one increment of descheduler_pod_picker_requests_total{result}, where
+    // result is "success" or why the request failed (config, secret, connection, timeout,
+    // http-status, invalid-answer).
+    virtual void on_pod_picker_request(std::string_view /*profile*/, std::string_view /*plugin*/,
+                                       std::string_view /*result*/) {}
 };
 
 struct HostContext {

@@ -35,6 +35,9 @@ std::string ClusterWriter::delete_pod(const kd_pod&, std::string_view, std::stri
 std::string ClusterWriter::annotate_pod(const kd_pod&, std::string_view, std::string_view, std::string_view) {
     return unsupported("pod annotation");
 }
+std::string ClusterWriter::read_secret(std::string_view, std::string_view, std::map<std::string, std::string>&) {
+    return unsupported("reading Secrets");
+}
 void ClusterWriter::record_event(std::string_view, std::string_view, std::string_view, std::string_view,
                                  std::string_view, std::string_view, std::string_view, std::string_view) {}
 

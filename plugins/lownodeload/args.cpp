@@ -165,6 +165,7 @@ void LowNodeLoadArgs::validate(kd::Errors& errs, const std::string& path) const 
     validate_pool(top, path, errs);
     for (size_t i = 0; i < nodePools.size(); ++i)
         validate_pool(nodePools[i], kd::index_path(kd::field_path(path, "nodePools"), i), errs);
+    if (podPicker) podPicker->validate(errs, kd::field_path(path, "podPicker"));
 }
 
 }  // namespace kd::plugins::lownodeload

@@ -4,6 +4,7 @@
 
 #include <kdesched/decode.hpp>
 #include <kdesched/label_selector.hpp>
+#include <kdesched/plugin.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -115,6 +116,7 @@ struct LowNodeLoadArgs {
     std::optional<AnomalyCondition> anomalyCondition;      // default {1m, 5, 3}
     std::optional<kd::Duration> detectorCacheTimeout;      // default 5m
     std::vector<NodePoolArgs> nodePools;
+    std::optional<kd::PodPickerArgs> podPicker;  // default none: the built-in pod order only
 
     template <class V>
     void fields(V& v) {
@@ -135,6 +137,7 @@ struct LowNodeLoadArgs {
         v("anomalyCondition", anomalyCondition);
         v("detectorCacheTimeout", detectorCacheTimeout);
         v("nodePools", nodePools);
+        v("podPicker", podPicker);
     }
 
     // SetDefaults_LowNodeLoadArgs, including the anomalyCondition if/else-if quirk and the pool

@@ -30,6 +30,22 @@ std::string pod_ref(const kd::Pod& pod) {
     return s;
 }
 
+constexpr const char* kNodeBalanced = "NodeBalanced";
+
+// Why a source with `used` against `high` and targets with `total` room left stops giving up
+// pods, or nullptr.
+const char* stop_code(const int64_t* used, const int64_t* high, const int64_t* total, size_t n) {
+    if (!over(used, high, n)) return kNodeBalanced;
+    for (size_t r = 0; r < n; ++r)
+        if (total[r] <= 0) return "CapacityExhausted";
+    return nullptr;
+}
+
+// Takes one evicted pod's usage (and one pod in the "pods" slot) off `v`.
+void subtract_pod(int64_t* v, const int64_t* usage, size_t n, size_t pods_slot) {
+    for (size_t r = 0; r < n; ++r) v[r] = sat_sub(v[r], r == pods_slot ? 1000 : usage[r]);
+}
+
 }  // namespace
 
 void overutilized_reason(std::string& out, const Pool& pool, const PoolState& state, uint32_t node, bool prod) {
@@ -120,25 +136,54 @@ bool PhaseRunner::fits_any_target(const kd::Pod& pod, const std::vector<uint32_t
 
 const char* PhaseRunner::stop_reason(uint32_t src, const std::vector<int64_t>& total, bool prod,
                                      DetectorCache& detectors) {
-    const size_t n = pool.slots.thresholds;
     const int64_t* used = state.vec(src, prod ? PoolState::kProdUsage : PoolState::kUsage);
     const int64_t* high = state.vec(src, prod ? PoolState::kProdHigh : PoolState::kHigh);
-    if (!over(used, high, n)) {
+    const char* why = stop_code(used, high, total.data(), pool.slots.thresholds);
+    if (why == kNodeBalanced) {
         // Balanced: the node starts its anomaly count over.
         if (AnomalyDetector* d = detectors.find(kd::sv(state.nodes[src].node->name), cycle.now_ms()))
             d->reset(cycle.now_ms());
-        return "NodeBalanced";
     }
-    for (size_t r = 0; r < n; ++r)
-        if (total[r] <= 0) return "CapacityExhausted";
-    return nullptr;
+    return why;
 }
 
-void PhaseRunner::evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors) {
+size_t PhaseRunner::pods_needed(uint32_t src, const std::vector<int64_t>& total, bool prod) {
     const NodeEntry& node = state.nodes[src];
     const size_t n = pool.slots.thresholds;
+    const int64_t* used = state.vec(src, prod ? PoolState::kProdUsage : PoolState::kUsage);
+    const int64_t* high = state.vec(src, prod ? PoolState::kProdHigh : PoolState::kHigh);
+    scratch.used_left.assign(used, used + n);
+    scratch.total_left.assign(total.begin(), total.begin() + static_cast<std::ptrdiff_t>(n));
     for (size_t k = 0; k < scratch.keys.size(); ++k) {
-        if (const char* stop = stop_reason(src, total, prod, detectors)) {
+        if (stop_code(scratch.used_left.data(), high, scratch.total_left.data(), n)) return k;
+        const PodEntry& entry = state.pods[scratch.keys[k].pod];
+        if (entry.metric < 0) continue;  // as evict_pods: nothing known to subtract
+        const int64_t* usage = state.entry_usage(node, entry.metric);
+        subtract_pod(scratch.used_left.data(), usage, n, pool.slots.pods);
+        subtract_pod(scratch.total_left.data(), usage, n, pool.slots.pods);
+    }
+    return scratch.keys.size();
+}
+
+size_t PhaseRunner::consult_picker(uint32_t src, const std::vector<int64_t>& total, bool prod) {
+    const size_t all = scratch.keys.size();
+    if (!picker) return all;
+    const size_t needed = pods_needed(src, total, prod);
+    // Only a choice among more candidates than needed is the picker's to make.
+    if (needed == 0 || needed >= all) return all;
+    std::string_view node = kd::sv(state.nodes[src].node->name);
+    return rank_by_picker(cycle, *picker, node, state, scratch.keys, needed, picker_log) ? needed : all;
+}
+
+void PhaseRunner::evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors,
+                             size_t cap) {
+    const NodeEntry& node = state.nodes[src];
+    const size_t n = pool.slots.thresholds;
+    size_t evicted = 0;
+    for (size_t k = 0; k < scratch.keys.size(); ++k) {
+        const char* stop = stop_reason(src, total, prod, detectors);
+        if (!stop && evicted == cap) stop = "PickerLimit";
+        if (stop) {
             for (; k < scratch.keys.size(); ++k) skipped(kd::Pod(state.pods[scratch.keys[k].pod].pod), stop);
             break;
         }
@@ -165,16 +210,12 @@ void PhaseRunner::evict_pods(uint32_t src, std::vector<int64_t>& total, bool pro
                 continue;
             }
         }
+        ++evicted;
         if (entry.metric < 0) continue;  // evicted, but nothing known to subtract
         const int64_t* usage = state.entry_usage(node, entry.metric);
-        int64_t* node_usage = state.vec(src, PoolState::kUsage);
-        int64_t* prod_usage = state.vec(src, PoolState::kProdUsage);
-        for (size_t r = 0; r < n; ++r) {
-            int64_t q = r == pool.slots.pods ? 1000 : usage[r];
-            total[r] = sat_sub(total[r], q);
-            node_usage[r] = sat_sub(node_usage[r], q);
-            if (prod) prod_usage[r] = sat_sub(prod_usage[r], q);
-        }
+        subtract_pod(total.data(), usage, n, pool.slots.pods);
+        subtract_pod(state.vec(src, PoolState::kUsage), usage, n, pool.slots.pods);
+        if (prod) subtract_pod(state.vec(src, PoolState::kProdUsage), usage, n, pool.slots.pods);
     }
 }
 
@@ -230,7 +271,8 @@ void PhaseRunner::run(const std::vector<uint32_t>& sources, const std::vector<ui
                                                       pool.slots, pool.weights));
         }
         sort_pods(scratch.keys);
-        evict_pods(src, total, prod, detectors);
+        const size_t cap = consult_picker(src, total, prod);
+        evict_pods(src, total, prod, detectors, cap);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "anomaly.hpp"
 #include "capacity.hpp"
+#include "picker_ranking.hpp"
 #include "pod_filter.hpp"
 #include "pool_state.hpp"
 #include "pools.hpp"
@@ -69,6 +70,8 @@ struct PhaseRunner {
     // Makes a source node's pods available (NodeUsageLoader::resolve), right before they are used
     // so that they are still in cache for filtering, fitting, sorting and evicting.
     std::function<void(uint32_t)> resolve;
+    const kd::PodPickerArgs* picker;  // podPicker, nullptr when not configured
+    PickerFallbackLog& picker_log;
 
     // Runs one phase: `sources` sorted, `targets` in order, `total` consumed in place.
     // `detectors`: the cache (node or prod) whose entry is Reset when a source stops being over.
@@ -81,6 +84,7 @@ struct PhaseRunner {
         std::vector<uint32_t> removable;
         std::vector<PodOrderKey> keys;
         std::vector<int64_t> need;
+        std::vector<int64_t> used_left, total_left;  // pods_needed's running accounts
         std::string reason;
         // Per target: allocatable − Σ requests by resource, built on first use (see fits_requests).
         struct Free {
@@ -96,11 +100,20 @@ private:
     bool fits_any_target(const kd::Pod& pod, const std::vector<uint32_t>& targets);
     bool passes_node_fit(const kd::Pod& pod, size_t t, const kd::Node& node);
     // nullptr while the source should go on giving up pods, else why it stops: "NodeBalanced" (no
-    // longer over its high threshold) or "CapacityExhausted" (the targets have no room left).
+    // longer over its high threshold; its detector is Reset) or "CapacityExhausted" (the targets
+    // have no room left).
     const char* stop_reason(uint32_t src, const std::vector<int64_t>& total, bool prod, DetectorCache& detectors);
+    // How many of the sorted candidates the built-in order would evict, every request succeeding,
+    // before the source stops.
+    size_t pods_needed(uint32_t src, const std::vector<int64_t>& total, bool prod);
+    // With a picker and more candidates than needed: asks it and re-ranks. Returns how many pods
+    // may be evicted from the source: the number needed once the picker has reordered them (so it
+    // never evicts more than the built-in order would), else every candidate.
+    size_t consult_picker(uint32_t src, const std::vector<int64_t>& total, bool prod);
     // Tells the host why a candidate stays (`kdesched simulate --explain`).
     void skipped(const kd::Pod& pod, const char* reason) const { cycle.report_pod(pod, "skipped", reason); }
-    void evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors);
+    // Evicts the sorted candidates in order, at most `cap` of them.
+    void evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors, size_t cap);
 };
 
 }  // namespace kd::plugins::lownodeload

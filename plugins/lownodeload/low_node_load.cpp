@@ -229,6 +229,8 @@ void LowNodeLoad::process_pool(kd::Cycle& cycle, const Pool& pool, kd::NodeReque
                        args_.dryRun.value_or(false),
                        args_.nodeFit.value_or(true),
                        [&](uint32_t i) { resolve(i); },
+                       args_.podPicker ? &*args_.podPicker : nullptr,
+                       picker_log_,
                        scratch_};
     runner.run(abnormal_, node_targets_, budgets.node_total, false, node_detectors_);
     if (prod_phase) {

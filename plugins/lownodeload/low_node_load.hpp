@@ -64,6 +64,7 @@ private:
     std::vector<const kd_node_metric*> pool_metrics_;  // parallel to pool_nodes_
     std::vector<uint32_t> abnormal_, abnormal_prod_, node_targets_, prod_targets_;
     PhaseRunner::Scratch scratch_;
+    PickerFallbackLog picker_log_;
     EvictLimits limits_;
     std::unordered_set<std::string_view> processed_;  // names of high nodes of earlier pools (this call)
 };

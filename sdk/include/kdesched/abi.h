@@ -416,6 +416,25 @@ typedef struct kd_host {
      * "success" or "error"; `strategy` the plugin that asked for it (a migration's trigger). */
     void (*count_eviction)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str result,
                            kd_str strategy);
+    /* (API 1.1) The Pod Picker, a host service: asks a user's REST service which of `candidates`
+     * should leave first (contract of KEP-3189's downscalePodPicker). `picker_json`: the
+     * `podPicker` block of the plugin's args as JSON — {http: {scheme, host, port, path, caFile,
+     * httpHeaders: [{name, value | valueFrom: {secretKeyRef: {namespace, name, key}}}]},
+     * maxRetries, timeoutSeconds} — which the host decodes and validates itself, reading
+     * secretKeyRef values from the cluster. The host POSTs {"number_of_pods_requested":
+     * requested, "candidate_pods": ["<namespace>/<name>", …]} and checks the answer
+     * {"chosen_pods": […], "tied_pods": […]}: only candidates, each once, at least `requested`
+     * in total. On success it fills ranks[i] for candidates[i] — 0 chosen, 1 tied, 3 not
+     * returned (lower leaves first) — and returns KD_OK. On any failure (config, Secret,
+     * connection, no answer within timeoutSeconds after maxRetries retries, non-2xx, invalid
+     * answer) it returns KD_ERROR with the reason in `err` and leaves `ranks` alone. Every
+     * outcome is counted in descheduler_pod_picker_requests_total{result}. Blocks the hook for
+     * at most (maxRetries + 1) × timeoutSeconds. `picker_json`, `candidates` (count elements,
+     * at least 1, requested between 1 and count) and `ranks` (count bytes) are caller-owned and
+     * used during the call only. */
+    kd_status (*pick_pods)(const struct kd_host* self, const kd_call* call, kd_str picker_json,
+                           const kd_pod* const* candidates, size_t candidate_count, uint32_t requested, uint8_t* ranks,
+                           kd_error_sink* err);
 } kd_host;
 
 /* Facts about the run given to create. Host-owned, valid during create only. */

@@ -428,6 +428,20 @@ struct RecordedEviction {
     EvictOutcome outcome;
 };
 
+// One Pod Picker request (kd_host.pick_pods) as the fake host saw it.
+struct RecordedPick {
+    std::string picker_json;              // the podPicker block the plugin handed over
+    std::vector<std::string> candidates;  // "ns/name", in the plugin's order
+    uint32_t requested = 0;
+};
+
+// A scripted Pod Picker outcome: the names chosen and tied, or the host's failure message.
+struct PickAnswer {
+    std::vector<std::string> chosen, tied;
+    std::string error;  // non-empty: the request failed (timeout, HTTP 500, invalid answer, …)
+    static PickAnswer failure(std::string why) { return {{}, {}, std::move(why)}; }
+};
+
 // A host for unit tests: plugins are created through their real C descriptor; eviction requests
 // are recorded and answered by `on_evict` (default: accepted); filters by `on_filter`.
 class FakeHost {
@@ -439,6 +453,11 @@ public:
     std::function<std::string(const Pod&)> on_evict_pod = [](const Pod&) { return std::string(); };
     // Answers every other cluster write with "" (success) or an error; `what` is the writes() line.
     std::function<std::string(const std::string& what)> on_write = [](const std::string&) { return std::string(); };
+    // Answers Pod Picker requests. Like the host, the fake refuses an answer naming a pod that is
+    // not a candidate; it does not count the names: script a failure to test the other fallbacks.
+    std::function<PickAnswer(const RecordedPick&)> on_pick_pods = [](const RecordedPick&) {
+        return PickAnswer::failure("no Pod Picker in this test (script FakeHost::on_pick_pods)");
+    };
     bool dry_run = false;
     int64_t descheduling_interval_ms = 0;
     std::string instance_id = "test-instance";
@@ -462,9 +481,12 @@ public:
     const std::vector<std::string>& counted_evictions() const { return counted_; }
     // Pods an evict plugin evicted from the cluster (kd_host.evict_pod), "ns/name", in order.
     const std::vector<RecordedEviction>& cluster_evictions() const { return cluster_evictions_; }
+    // Pod Picker requests, in order.
+    const std::vector<RecordedPick>& picks() const { return picks_; }
     void clear() {
         evictions_.clear(), logs_.clear(), cluster_evictions_.clear(), reports_.clear(), writes_.clear();
         counted_.clear();
+        picks_.clear();
     }
 
     // A plugin instance driven through its C boundary.
@@ -525,7 +547,8 @@ public:
                         &delete_pod_cb,
                         &annotate_cb,
                         &event_cb,
-                        &count_cb};
+                        &count_cb,
+                        &pick_cb};
     }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
@@ -623,6 +646,31 @@ private:
                                  " namespace=" + std::string(p.ns()) + " node=" + std::string(p.node_name()));
     }
 
+    static kd_status pick_cb(const kd_host* h, const kd_call*, kd_str json, const kd_pod* const* pods, size_t count,
+                             uint32_t requested, uint8_t* ranks, kd_error_sink* err) {
+        FakeHost& self = of(h);
+        RecordedPick& request = self.picks_.emplace_back(RecordedPick{std::string(sv(json)), {}, requested});
+        for (size_t i = 0; i < count; ++i) request.candidates.push_back(Pod(pods[i]).key());
+        PickAnswer answer = self.on_pick_pods(request);
+        const auto& names = request.candidates;
+        auto listed = [](const std::vector<std::string>& list, const std::string& name) {
+            return std::find(list.begin(), list.end(), name) != list.end();
+        };
+        for (const auto* list : {&answer.chosen, &answer.tied})
+            for (const auto& name : *list)
+                if (answer.error.empty() && !listed(names, name))
+                    answer.error = "answer names \"" + name + "\", which is not a candidate";
+        if (!answer.error.empty()) {
+            err->set(err, answer.error.data(), answer.error.size());
+            return KD_ERROR;
+        }
+        for (size_t i = 0; i < count; ++i)
+            ranks[i] = listed(answer.chosen, names[i]) ? kPickChosen
+                       : listed(answer.tied, names[i]) ? kPickTied
+                                                       : kPickOther;
+        return KD_OK;
+    }
+
     kd_call make_call(const kd_plugin_descriptor* d, const kd_snapshot* s) {
         return kd_call{
             sizeof(kd_call), s,   to_kd(profile_), kd_str{d->name, std::char_traits<char>::length(d->name)}, ++cycle_,
@@ -672,6 +720,7 @@ private:
     Verdict verdict_;
     std::vector<RecordedEviction> evictions_, cluster_evictions_;
     std::vector<std::string> logs_, reports_, writes_, counted_;
+    std::vector<RecordedPick> picks_;
 };
 
 }  // namespace kd::testing

@@ -221,7 +221,7 @@ TEST_CASE("args: validation messages with field paths", "[args]") {
         {"pod selector",
          R"({"podSelectors": [{"name": "x", "selector": {"matchExpressions": [{"key": "a", "operator": "In"}]}}]})",
          "podSelectors[0].selector.matchExpressions[0].values: must be non-empty when operator is In"},
-        {"unknown field", R"({"podPicker": {}})", ""},  // checked by prefix below
+        {"unknown field", R"({"podPickr": {}})", ""},  // checked by prefix below
         {"wrong type", R"({"numberOfNodes": "3"})", "numberOfNodes: must be an integer, got a string"},
         {"negative count", R"({"anomalyCondition": {"consecutiveAbnormalities": -1}})",
          "anomalyCondition.consecutiveAbnormalities: out of range (0 to 4294967295)"},
@@ -232,7 +232,7 @@ TEST_CASE("args: validation messages with field paths", "[args]") {
         SECTION(c.name) {
             std::string err = parse_error(c.json);
             if (std::string(c.name) == "unknown field") {
-                CHECK(err.rfind("podPicker: unknown field (known fields: paused, dryRun, ", 0) == 0);
+                CHECK(err.rfind("podPickr: unknown field (known fields: paused, dryRun, ", 0) == 0);
             } else {
                 CHECK(err == c.error);
             }

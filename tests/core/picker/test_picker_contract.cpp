@@ -1,0 +1,85 @@
+// The parts of the Pod Picker that need no server: the request body, answer ranking, base64 and
+// the endpoint a podPicker block becomes.
+#include "picker/base64.hpp"
+#include "picker/picker_config.hpp"
+#include "picker/picker_contract.hpp"
+#include "picker/picker_error.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace kd::core::picker;
+
+namespace {
+
+const std::vector<std::string> kCandidates = {"shop/a", "shop/b", "shop/c"};
+const SecretReader kNoSecrets = [](std::string_view, std::string_view, std::map<std::string, std::string>&) {
+    return std::string("no Secrets here");
+};
+
+}  // namespace
+
+TEST_CASE("contract: the request carries the count and the candidates in order", "[picker]") {
+    CHECK(encode_pick_request({"shop/a", "batch/\"q\""}, 1) ==
+          R"({"number_of_pods_requested":1,"candidate_pods":["shop/a","batch/\"q\""]})");
+}
+
+TEST_CASE("contract: absent or null lists are empty; other members are ignored; ties may exceed the count",
+          "[picker]") {
+    CHECK(rank_answer(R"({"chosen_pods": ["shop/c"], "reason": "idle"})", kCandidates, 1, "here") ==
+          std::vector<uint8_t>{3, 3, 0});
+    CHECK(rank_answer(R"({"chosen_pods": null, "tied_pods": ["shop/b", "shop/a", "shop/c"]})", kCandidates, 1,
+                      "here") == std::vector<uint8_t>{1, 1, 1});
+}
+
+TEST_CASE("contract: a broken answer is an invalid-answer error at the given place, with the contract as hint",
+          "[picker]") {
+    try {
+        rank_answer(R"({"chosen_pods": ["shop/x"]})", kCandidates, 1, "Pod Picker http://p:80/");
+        FAIL("no error");
+    } catch (const PickerError& e) {
+        CHECK(e.failure() == PickFailure::invalid_answer);
+        CHECK(std::string(e.what()) ==
+              "Pod Picker http://p:80/: chosen_pods names \"shop/x\", which is not a candidate (the picker must "
+              "answer {\"chosen_pods\": [...], \"tied_pods\": [...]} with names taken from candidate_pods, at least "
+              "number_of_pods_requested in total)");
+    }
+}
+
+TEST_CASE("base64: Kubernetes Secret data decodes; anything else is refused", "[picker]") {
+    CHECK(decode_base64("") == "");
+    CHECK(decode_base64("Zg==") == "f");
+    CHECK(decode_base64("Zm8=") == "fo");
+    CHECK(decode_base64("Zm9v") == "foo");
+    CHECK(decode_base64("QmVhcmVyIHMzY3JldA==") == "Bearer s3cret");
+    CHECK(decode_base64("/+8=") == std::string("\xff\xef"));
+    CHECK_FALSE(decode_base64("Zm9"));       // not a multiple of 4
+    CHECK_FALSE(decode_base64("Zm=v"));      // padding inside
+    CHECK_FALSE(decode_base64("Zg==Zm9v"));  // padding before the end
+    CHECK_FALSE(decode_base64("Zm9v!A=="));
+}
+
+TEST_CASE("config: the endpoint of a podPicker block", "[picker]") {
+    SECTION("defaults: http on port 80 at /, no headers, 5 s, no retry") {
+        PickerEndpoint e = resolve_endpoint(R"({"http": {"host": "picker.shop.svc"}})", kNoSecrets);
+        CHECK(e.url == "http://picker.shop.svc:80/");
+        CHECK(e.headers.empty());
+        CHECK(e.ca_pem.empty());
+        CHECK(e.timeout == std::chrono::seconds(5));
+        CHECK(e.max_retries == 0);
+    }
+    SECTION("HTTPS as probes spell it, on its default port; headers in order") {
+        PickerEndpoint e = resolve_endpoint(
+            R"({"http": {"scheme": "HTTPS", "host": "10.0.0.7", "path": "/v1/pick",
+                         "httpHeaders": [{"name": "B", "value": "2"}, {"name": "A", "value": "1"}]},
+                "maxRetries": 3, "timeoutSeconds": 2})",
+            kNoSecrets);
+        CHECK(e.url == "https://10.0.0.7:443/v1/pick");
+        CHECK(e.headers == std::vector<std::pair<std::string, std::string>>{{"B", "2"}, {"A", "1"}});
+        CHECK(e.timeout == std::chrono::seconds(2));
+        CHECK(e.max_retries == 3);
+    }
+    SECTION("an IPv6 address in brackets and an explicit port") {
+        CHECK(resolve_endpoint(R"({"http": {"host": "[::1]", "port": 8443, "scheme": "https"}})", kNoSecrets).url ==
+              "https://[::1]:8443/");
+    }
+}
