@@ -1,6 +1,7 @@
 // kdesched: the command line. Subcommands live in command_*.cpp.
 #include "cli/commands.hpp"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
@@ -69,6 +70,8 @@ int main(int argc, char** argv) {
         int code = app.exit(e);
         return code == 0 ? kOk : kUsage;
     }
+    // Logs go to stderr: stdout carries the report (`--output json` must stay valid JSON).
+    spdlog::set_default_logger(spdlog::stderr_color_mt("kdesched"));
     spdlog::set_level(spdlog::level::from_str(opts.log_level));
     if (validate->parsed()) return run_validate(opts, config);
     if (plugins->parsed()) return run_plugins(opts);

@@ -151,6 +151,13 @@ void write_json(std::ostream& out, const SimulationReport& report) {
         w.Key("value");
         w.Uint64(m.value);
     });
+    object_array(w, "podPickerMetric", report.pod_picker_requests, [&](const PickerCounter& m) {
+        field(w, "profile", m.profile);
+        field(w, "plugin", m.plugin);
+        field(w, "result", m.result);
+        w.Key("value");
+        w.Uint64(m.value);
+    });
     w.EndObject();
     w.EndObject();
     out << "\n";

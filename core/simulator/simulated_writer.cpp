@@ -38,6 +38,16 @@ std::string SimulatedWriter::remove_pod(const kd_pod& pod, std::string_view reas
     return "";
 }
 
+std::string SimulatedWriter::read_secret(std::string_view ns, std::string_view name,
+                                         std::map<std::string, std::string>& data) {
+    const Secret* s = model_.secret(ns, name);
+    if (!s)
+        return "Secret " + std::string(ns) + "/" + std::string(name) +
+               " is not in the cluster snapshot (add it to a --cluster file)";
+    data = s->data;
+    return "";
+}
+
 std::string SimulatedWriter::evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) {
     return remove_pod(pod, reason, plugin);
 }

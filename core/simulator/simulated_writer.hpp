@@ -38,6 +38,9 @@ public:
     explicit SimulatedWriter(const ClusterModel& model) : model_(model) {}
 
     std::string evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) override;
+    // From the Secret objects of the snapshot.
+    std::string read_secret(std::string_view ns, std::string_view name,
+                            std::map<std::string, std::string>& data) override;
     std::string create_object(std::string_view json, std::string_view plugin) override;
     std::string update_object(std::string_view json, std::string_view plugin) override;
     std::string delete_object(std::string_view kind, std::string_view ns, std::string_view name,

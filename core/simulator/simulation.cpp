@@ -53,6 +53,14 @@ public:
         kd::Pod p(&pod);
         ++pods_evicted_[{std::string(result), std::string(strategy), std::string(p.ns()), std::string(p.node_name())}];
     }
+    void on_pod_picker_request(std::string_view profile, std::string_view plugin, std::string_view result) override {
+        ++picker_requests_[{std::string(profile), std::string(plugin), std::string(result)}];
+    }
+    std::vector<PickerCounter> pod_picker_requests() const {
+        std::vector<PickerCounter> out;
+        for (const auto& [labels, value] : picker_requests_) out.push_back({labels[0], labels[1], labels[2], value});
+        return out;
+    }
     const std::map<std::string, std::map<std::string, std::string>>& node_facts() const { return node_facts_; }
     std::vector<EvictedCounter> pods_evicted() const {
         std::vector<EvictedCounter> out;
@@ -70,7 +78,8 @@ private:
     CycleReport* cycle_ = nullptr;
     std::map<std::string, std::map<std::string, std::string>> node_facts_;
     std::set<std::string> explained_;
-    std::map<std::array<std::string, 4>, uint64_t> pods_evicted_;  // result, strategy, namespace, node
+    std::map<std::array<std::string, 4>, uint64_t> pods_evicted_;     // result, strategy, namespace, node
+    std::map<std::array<std::string, 3>, uint64_t> picker_requests_;  // profile, plugin, result
 };
 
 double percent(int64_t used, int64_t alloc) {
@@ -217,6 +226,7 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
         cycle.migration_jobs = jobs.reports(model);
     }
     report.pods_evicted = observer.pods_evicted();
+    report.pod_picker_requests = observer.pod_picker_requests();
     return report;
 }
 

@@ -39,6 +39,12 @@ struct MigrationJobReport {
     std::vector<JobPhaseChange> history;  // every phase change so far, oldest first
 };
 
+// descheduler_pod_picker_requests_total{profile, plugin, result} = value.
+struct PickerCounter {
+    std::string profile, plugin, result;
+    uint64_t value = 0;
+};
+
 // descheduler_pods_evicted{result, strategy, namespace, node} = value.
 struct EvictedCounter {
     std::string result, strategy, ns, node;
@@ -79,7 +85,8 @@ struct SimulationReport {
     int64_t interval_ms = 0;
     std::vector<CycleReport> cycles;
     bool explain = false;
-    std::vector<EvictedCounter> pods_evicted;  // the metric at the end of the run, sorted by labels
+    std::vector<EvictedCounter> pods_evicted;        // the metric at the end of the run, sorted by labels
+    std::vector<PickerCounter> pod_picker_requests;  // descheduler_pod_picker_requests_total
 };
 
 // Totals over every cycle.

@@ -5,6 +5,7 @@
 #include "cluster/decode/cluster_files.hpp"
 #include "config/configuration.hpp"
 #include "plugins/plugin_catalog.hpp"
+#include "simulator/simulated_writer.hpp"
 #include "simulator/simulation.hpp"
 
 #include <kdesched/plugin.hpp>
@@ -163,4 +164,18 @@ profiles:
     CHECK(e.action == "Migrating");
     CHECK(e.message == "made it");
     CHECK(e.plugin == "Writer");
+}
+
+TEST_CASE("host services read Secrets from the snapshot's Secret objects", "[writes][secrets]") {
+    kd::core::ClusterModel model;
+    kd::core::load_cluster_text(
+        R"({"apiVersion":"v1","kind":"Secret","metadata":{"namespace":"jobs","name":"pod-picker","uid":"s1"},)"
+        R"("data":{"token":"ZGVtby10b2tlbg=="}})",
+        "secret.json", model);
+    kd::core::SimulatedWriter writer(model);
+    std::map<std::string, std::string> data;
+    CHECK(writer.read_secret("jobs", "pod-picker", data) == "");
+    CHECK(data == std::map<std::string, std::string>{{"token", "ZGVtby10b2tlbg=="}});  // base64, as stored
+    CHECK(writer.read_secret("jobs", "missing", data) ==
+          "Secret jobs/missing is not in the cluster snapshot (add it to a --cluster file)");
 }

@@ -103,6 +103,12 @@ TEST_CASE("pod picker demo: the picker's choice leaves node-1, not the built-in 
                             "'jobs/worker-6f7d9c8b5-8bq4t', 'jobs/worker-6f7d9c8b5-2xk9p']: chosen "
                             "['jobs/worker-6f7d9c8b5-8bq4t'], tied []") != std::string::npos);
     CHECK(sim.log.find("Pod picker failed") == std::string::npos);
+    // The request is counted in the run's metrics.
+    const auto& metric = sim.report["summary"]["podPickerMetric"];
+    REQUIRE(metric.Size() == 1);
+    CHECK(std::string(metric[0]["plugin"].GetString()) == "LowNodeLoad");
+    CHECK(std::string(metric[0]["result"].GetString()) == "success");
+    CHECK(metric[0]["value"].GetUint() == 1);
 }
 
 TEST_CASE("pod picker demo: without an answer the built-in order decides, and the reason is logged",
@@ -114,6 +120,9 @@ TEST_CASE("pod picker demo: without an answer the built-in order decides, and th
         CHECK(sim.log.find("Pod picker failed, evicting in the built-in order node=\"node-1\" reason=\"Pod Picker "
                            "http://127.0.0.1:") != std::string::npos);
         CHECK(sim.log.find("no connection: ") != std::string::npos);
+        const auto& metric = sim.report["summary"]["podPickerMetric"];
+        REQUIRE(metric.Size() == 1);
+        CHECK(std::string(metric[0]["result"].GetString()) != "success");
     }
     SECTION("the picker refuses the token: HTTP 401") {
         PickerService picker(kPickerDir + "/pod_picker.py",
