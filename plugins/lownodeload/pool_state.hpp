@@ -4,6 +4,7 @@
 #pragma once
 
 #include <kdesched/abi.h>
+#include <kdesched/koord_pod.hpp>
 #include <kdesched/view.hpp>
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct ResourceSlots {
 };
 
 // Koordinator priority class (spec B.11).
-enum class PriorityClass : uint8_t { none, prod, mid, batch, free };
+using PriorityClass = kd::koord::PriorityClass;
 
 // The five classification buckets (spec B.6); `none` = appropriately utilised.
 enum class Bucket : uint8_t { none, low, high, prod_low, prod_high, both_low };
