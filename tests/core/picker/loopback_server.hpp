@@ -2,6 +2,8 @@
 // tests: each connection gets one answer from the handler (after its delay) and is closed.
 #pragma once
 
+#include "closed_port.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -56,8 +58,5 @@ private:
     std::vector<std::thread> workers_;
     std::thread acceptor_;
 };
-
-// A port on 127.0.0.1 that nothing listens on (bound once, then released).
-uint16_t closed_port();
 
 }  // namespace picker_test

@@ -160,7 +160,7 @@ TEST_CASE("names that are not candidates, repeated or too few fail as invalid-an
 }
 
 TEST_CASE("a refused connection is retried, then fails as connection", "[picker]") {
-    PickOutcome out = pick(config(picker_test::closed_port(), "", R"(, "maxRetries": 1)"));
+    PickOutcome out = pick(config(closed_port(), "", R"(, "maxRetries": 1)"));
     CHECK(out.result == "connection");
     CHECK(out.error.find("/pick: no connection: ") != std::string::npos);
     CHECK(out.error.find("(2 attempts) (check podPicker.http (scheme, host, port, caFile)") != std::string::npos);
@@ -253,7 +253,7 @@ TEST_CASE("a block the plugin did not check is refused with its field paths", "[
 }
 
 TEST_CASE("a request for more pods than there are candidates is refused", "[picker]") {
-    PickOutcome out = pick(config(picker_test::closed_port()), 5);
+    PickOutcome out = pick(config(closed_port()), 5);
     CHECK(out.result == "config");
     CHECK(out.error == "asked for 5 of 4 candidates (a plugin asks for between 1 and the number of candidates)");
 }

@@ -2,6 +2,8 @@
 // 127.0.0.1 port the kernel picks; its request log (stderr) goes to a file the test can read.
 #pragma once
 
+#include "closed_port.hpp"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -84,16 +86,3 @@ private:
     uint16_t port_ = 0;
     std::string log_file_;
 };
-
-// A port on 127.0.0.1 that nothing listens on (bound once, then released).
-inline uint16_t closed_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
