@@ -162,6 +162,7 @@ TEST_CASE("arbitration: sequential admission within one round", "[arbitration]")
     std::string j1 = waiting_job("p1", kT0 - 20 * kSecond), j2 = waiting_job("p2", kT0 - 10 * kSecond);
     b.objects("PodMigrationJob", array({j1, j2}));
     FakeHost host;
+    host.on_write = check_against_crds;
     auto plugin = host.instantiate<MigrationController>(R"({"maxMigratingPerNode": 1})");
     CHECK(plugin.tick(b.build()) == kT0);  // it wrote: run again at once
 
@@ -199,6 +200,7 @@ TEST_CASE("arbitration: rounds follow arbitrationArgs.interval", "[arbitration]"
     b.objects("PodMigrationJob", array({JobJson("other", "x").phase("Running").created_by("another-instance").json(),
                                         waiting_job("p", kT0 - 10 * kSecond)}));
     FakeHost host;
+    host.on_write = check_against_crds;
     auto plugin =
         host.instantiate<MigrationController>(R"({"maxMigratingGlobally": 1, "arbitrationArgs": {"interval": "2s"}})");
     CHECK(plugin.tick(b.build()) == kT0 + 2000);
@@ -248,6 +250,7 @@ TEST_CASE("arbitration: a pod failing the non-retryable filter fails its job", "
             c.setup(web_pod(b, "p"));
             b.objects("PodMigrationJob", array({waiting_job("p", kT0 - 10 * kSecond)}));
             FakeHost host;
+            host.on_write = check_against_crds;
             auto plugin = host.instantiate<MigrationController>("{}");
             plugin.tick(b.build());
             auto updates = job_updates(host, "job-p");
@@ -271,6 +274,7 @@ TEST_CASE("arbitration: a job whose pod is missing passes", "[arbitration]") {
     base_cluster(b);
     b.objects("PodMigrationJob", array({waiting_job("gone", kT0 - 10 * kSecond)}));
     FakeHost host;
+    host.on_write = check_against_crds;
     auto plugin = host.instantiate<MigrationController>("{}");
     plugin.tick(b.build());
     auto updates = job_updates(host, "job-gone");
@@ -306,6 +310,7 @@ TEST_CASE("arbitration: jobs of another instance are left alone; unclaimed jobs 
             c.setup(job);
             b.objects("PodMigrationJob", array({job.json()}));
             FakeHost host;
+            host.on_write = check_against_crds;
             auto plugin = host.instantiate<MigrationController>("{}");
             plugin.tick(b.build());
             CHECK(job_updates(host, "job-p").empty() == !c.touched);
@@ -322,6 +327,7 @@ TEST_CASE("arbitration: arbitrationArgs.enabled false reconciles jobs without th
     web_pod(b, "p2");
     b.objects("PodMigrationJob", array({waiting_job("p1", kT0 - 20 * kSecond), waiting_job("p2", kT0 - 10 * kSecond)}));
     FakeHost host;
+    host.on_write = check_against_crds;
     // maxMigratingPerNode 1 would hold one of them back under arbitration.
     auto plugin =
         host.instantiate<MigrationController>(R"({"maxMigratingPerNode": 1, "arbitrationArgs": {"enabled": false}})");

@@ -16,6 +16,7 @@ struct EvictCase {
     SnapshotBuilder b;
     FakeHost host;
     EvictCase() {
+        host.on_write = check_against_crds;
         base_cluster(b);
         web_pod(b, "p");
         web_pod(b, "p2", "n2");

@@ -20,6 +20,7 @@ struct World {
     std::optional<FakeHost::Handle> plugin;
 
     explicit World(const std::string& args = "{}", bool with_pod = true) {
+        host.on_write = check_against_crds;  // every object written must fit Koordinator's CRDs
         base_cluster(b);
         if (with_pod) web_pod(b, "p");
         plugin.emplace(host.instantiate<MigrationController>(args));

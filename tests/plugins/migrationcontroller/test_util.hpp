@@ -6,6 +6,8 @@
 #include "job.hpp"
 #include "migration_controller.hpp"
 
+#include "crd_schema.hpp"
+
 #include <kdesched/rfc3339.hpp>
 #include <kdesched/testing.hpp>
 
@@ -277,6 +279,27 @@ inline bool contains(const std::vector<std::string>& v, std::string_view needle)
     for (const auto& s : v)
         if (s.find(needle) != std::string::npos) return true;
     return false;
+}
+
+// Checks every object a write line ("create <json>" / "update <json>") carries against
+// Koordinator's CRD of its kind (../shared/koordinator-data/crds); returns "" so that the fake
+// host accepts the write. Use as FakeHost::on_write.
+inline std::string check_against_crds(const std::string& what) {
+    static const CrdSchema pmj(
+        std::string(KDESCHED_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_podmigrationjobs.yaml",
+        "v1alpha1");
+    static const CrdSchema reservation(
+        std::string(KDESCHED_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_reservations.yaml",
+        "v1alpha1");
+    if (what.rfind("create ", 0) != 0 && what.rfind("update ", 0) != 0) return "";
+    auto doc = parse(what.substr(7));
+    std::string kind = str(doc, "/kind");
+    const CrdSchema* schema = kind == pmj.kind() ? &pmj : kind == reservation.kind() ? &reservation : nullptr;
+    INFO(what);
+    REQUIRE(schema);
+    CHECK(str(doc, "/apiVersion") == "scheduling.koordinator.sh/v1alpha1");
+    CHECK(schema->validate(doc) == std::vector<std::string>{});
+    return "";
 }
 
 }  // namespace mc_test
