@@ -72,8 +72,8 @@ int run_plan(const CommonOptions& opts, const std::string& config_path) {
             print_point("filter", p->filter_plugins(), p->profile());
             print_point("evict", {p->evict_plugin()}, p->profile());
             std::string periodic;
-            for (const auto& inst : p->instances())
-                if (inst->entry().tick_hook()) periodic += (periodic.empty() ? " " : ", ") + inst->name();
+            for (const core::PluginInstance* inst : p->tick_plugins())
+                periodic += (periodic.empty() ? " " : ", ") + inst->name();
             std::cout << "    periodic work:" << (periodic.empty() ? " (none)" : periodic) << "\n";
         }
         return kOk;

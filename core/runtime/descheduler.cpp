@@ -30,14 +30,20 @@ Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCat
     if (!problems.empty()) throw Error(config_.sourceFile + ": the profiles cannot run:", problems);
 }
 
-std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
-    ++cycle_;
-    std::vector<const kd_node*> nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector);
-    if (nodes.size() <= 1)
-        return "the cluster size is 0 or 1 (" + std::to_string(nodes.size()) + " ready node(s) selected)";
+kd_snapshot Descheduler::selected(const kd_snapshot& cluster, std::vector<const kd_node*>& nodes) const {
+    nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector);
     kd_snapshot view = cluster;
     view.nodes = nodes.data();
     view.node_count = nodes.size();
+    return view;
+}
+
+std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
+    ++cycle_;
+    std::vector<const kd_node*> nodes;
+    kd_snapshot view = selected(cluster, nodes);
+    if (nodes.size() <= 1)
+        return "the cluster size is 0 or 1 (" + std::to_string(nodes.size()) + " ready node(s) selected)";
     limiter_.reset();
     for (auto& p : profiles_)
         if (auto err = p->deschedule(view, cycle_)) return "profile \"" + p->name() + "\" deschedule: " + *err;
@@ -48,10 +54,8 @@ std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
 
 Descheduler::TickResult Descheduler::tick(const kd_snapshot& cluster) {
     TickResult out;
-    std::vector<const kd_node*> nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector);
-    kd_snapshot view = cluster;
-    view.nodes = nodes.data();
-    view.node_count = nodes.size();
+    std::vector<const kd_node*> nodes;
+    kd_snapshot view = selected(cluster, nodes);
     std::vector<std::string> errors;
     for (auto& p : profiles_) {
         int64_t next = 0;

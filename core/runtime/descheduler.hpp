@@ -41,6 +41,9 @@ public:
     const DeschedulerConfiguration& config() const { return config_; }
 
 private:
+    // `cluster` narrowed to the nodes the top-level nodeSelector picks, which `nodes` holds.
+    kd_snapshot selected(const kd_snapshot& cluster, std::vector<const kd_node*>& nodes) const;
+
     DeschedulerConfiguration config_;
     EvictionLimiter limiter_;
     HostContext ctx_;

@@ -19,11 +19,21 @@ CallScope& scope_of(const kd_call* call) {
     return *static_cast<CallScope*>(call->host_data);
 }
 
+PluginInstance& instance_of(const kd_host* self) {
+    return *static_cast<PluginInstance*>(self->host_data);
+}
+
+HostContext& context_of(const kd_host* self) {
+    return instance_of(self).owner().context();
+}
+
+constexpr const char* kNoWriter = "no cluster back end is attached to this run";
+
 void log_cb(const kd_host* self, const kd_call* call, int32_t level, const char* message, size_t size) {
-    auto* inst = static_cast<PluginInstance*>(self->host_data);
-    HostContext& ctx = inst->owner().context();
+    const ProfileRuntime& profile = instance_of(self).owner();
     std::string_view msg(message ? message : "", message ? size : 0);
-    if (ctx.observer) ctx.observer->on_plugin_log(inst->owner().name(), kd::sv(call->plugin), level, msg);
+    if (RunObserver* obs = profile.context().observer)
+        obs->on_plugin_log(profile.name(), kd::sv(call->plugin), level, msg);
 }
 
 void filter_cb(const kd_host*, const kd_call* call, const kd_pod* pod, kd_filter_result* out) {
@@ -45,8 +55,8 @@ void evict_cb(const kd_host*, const kd_call* call, const kd_pod* pod, const kd_e
 // Runs one cluster write on the run's back end, turning its answer into a status and message.
 template <class Write>
 kd_status cluster_write(const kd_host* self, kd_error_sink* err, Write&& write) {
-    HostContext& ctx = static_cast<PluginInstance*>(self->host_data)->owner().context();
-    std::string failure = ctx.writer ? write(*ctx.writer) : "no cluster back end is attached to this run";
+    HostContext& ctx = context_of(self);
+    std::string failure = ctx.writer ? write(*ctx.writer) : kNoWriter;
     if (failure.empty()) return KD_OK;
     err->set(err, failure.data(), failure.size());
     return KD_ERROR;
@@ -88,38 +98,34 @@ kd_status annotate_cb(const kd_host* self, const kd_call* call, const kd_pod* po
 
 void event_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str ns, kd_str name, kd_str type, kd_str reason,
               kd_str action, kd_str message) {
-    HostContext& ctx = static_cast<PluginInstance*>(self->host_data)->owner().context();
-    if (ctx.writer)
-        ctx.writer->record_event(kd::sv(kind), kd::sv(ns), kd::sv(name), kd::sv(type), kd::sv(reason), kd::sv(action),
-                                 kd::sv(message), kd::sv(call->plugin));
+    if (ClusterWriter* w = context_of(self).writer)
+        w->record_event(kd::sv(kind), kd::sv(ns), kd::sv(name), kd::sv(type), kd::sv(reason), kd::sv(action),
+                        kd::sv(message), kd::sv(call->plugin));
 }
 
 void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str subject, kd_str key, kd_str value) {
-    auto* inst = static_cast<PluginInstance*>(self->host_data);
-    HostContext& ctx = inst->owner().context();
-    if (ctx.observer)
-        ctx.observer->on_report(inst->owner().name(), kd::sv(call->plugin), kd::sv(kind), kd::sv(subject), kd::sv(key),
-                                kd::sv(value));
+    const ProfileRuntime& profile = instance_of(self).owner();
+    if (RunObserver* obs = profile.context().observer)
+        obs->on_report(profile.name(), kd::sv(call->plugin), kd::sv(kind), kd::sv(subject), kd::sv(key), kd::sv(value));
 }
 
 void count_eviction_cb(const kd_host* self, const kd_call*, const kd_pod* pod, kd_str result, kd_str strategy) {
-    HostContext& ctx = static_cast<PluginInstance*>(self->host_data)->owner().context();
-    if (ctx.observer) ctx.observer->on_pods_evicted(*pod, kd::sv(result), kd::sv(strategy));
+    if (RunObserver* obs = context_of(self).observer) obs->on_pods_evicted(*pod, kd::sv(result), kd::sv(strategy));
 }
 
 kd_status pick_pods_cb(const kd_host* self, const kd_call* call, kd_str picker_json, const kd_pod* const* candidates,
                        size_t candidate_count, uint32_t requested, uint8_t* ranks, kd_error_sink* err) {
-    auto* inst = static_cast<PluginInstance*>(self->host_data);
-    HostContext& ctx = inst->owner().context();
+    const ProfileRuntime& profile = instance_of(self).owner();
+    HostContext& ctx = profile.context();
     std::vector<std::string> names;
     names.reserve(candidate_count);
     for (size_t i = 0; i < candidate_count; ++i) names.push_back(kd::Pod(candidates[i]).key());
     picker::SecretReader secrets = [&ctx](std::string_view ns, std::string_view name,
                                           std::map<std::string, std::string>& data) {
-        return ctx.writer ? ctx.writer->read_secret(ns, name, data) : "no cluster back end is attached to this run";
+        return ctx.writer ? ctx.writer->read_secret(ns, name, data) : kNoWriter;
     };
     picker::PickOutcome out = picker::pick_pods(kd::sv(picker_json), names, requested, secrets);
-    if (ctx.observer) ctx.observer->on_pod_picker_request(inst->owner().name(), kd::sv(call->plugin), out.result);
+    if (ctx.observer) ctx.observer->on_pod_picker_request(profile.name(), kd::sv(call->plugin), out.result);
     if (!out.ok()) {
         err->set(err, out.error.data(), out.error.size());
         return KD_ERROR;

@@ -121,30 +121,14 @@ ProfileRuntime::ProfileRuntime(const Profile& profile, const PluginCatalog& cata
                            std::to_string(profile_.plugins.evict.size()) + ")");
     if (!problems.empty()) throw Error(prof + " is invalid:", problems);
     evict_ = evicts.front();
+    for (const auto& inst : instances_)
+        if (inst->entry().tick_hook()) tick_.push_back(inst.get());
     evictor_ = std::make_unique<EvictorProxy>(ctx_, filter_, evict_);
 }
 
-std::optional<std::string> ProfileRuntime::deschedule(const kd_snapshot& cluster, uint64_t cycle) {
-    return run(Point::deschedule, cluster, cycle);
-}
-
-std::optional<std::string> ProfileRuntime::balance(const kd_snapshot& cluster, uint64_t cycle) {
-    return run(Point::balance, cluster, cycle);
-}
-
-std::optional<std::string> ProfileRuntime::tick(const kd_snapshot& cluster, uint64_t cycle, int64_t& next_ms) {
-    next_ms_ = 0;
-    auto err = run(Point::tick, cluster, cycle);
-    next_ms = next_ms_;
-    return err;
-}
-
-std::optional<std::string> ProfileRuntime::run(Point point, const kd_snapshot& cluster, uint64_t cycle) {
-    std::vector<PluginInstance*> tickers;
-    if (point == Point::tick)
-        for (const auto& inst : instances_)
-            if (inst->entry().tick_hook()) tickers.push_back(inst.get());
-    const auto& plugins = point == Point::deschedule ? deschedule_ : point == Point::balance ? balance_ : tickers;
+template <class Hook>
+std::optional<std::string> ProfileRuntime::run(const std::vector<PluginInstance*>& plugins, const kd_snapshot& cluster,
+                                               uint64_t cycle, Hook&& hook) {
     if (plugins.empty()) return std::nullopt;
     nodes_ = select_nodes(cluster.nodes, cluster.node_count, profile_.nodeSelector);
     std::vector<std::string> errors;
@@ -162,14 +146,7 @@ std::optional<std::string> ProfileRuntime::run(Point point, const kd_snapshot& c
                              cycle,
                              ctx_.dry_run,
                              &scope};
-        HookStatus st;
-        if (point == Point::tick) {
-            int64_t next = 0;
-            st = p->tick(scope.call, next);
-            if (next > 0 && (next_ms_ == 0 || next < next_ms_)) next_ms_ = next;
-        } else {
-            st = point == Point::deschedule ? p->deschedule(scope.call) : p->balance(scope.call);
-        }
+        HookStatus st = hook(*p, scope.call);
         if (!st.ok) errors.push_back(p->name() + ": " + st.error);
     }
     if (errors.empty()) return std::nullopt;
@@ -177,6 +154,24 @@ std::optional<std::string> ProfileRuntime::run(Point point, const kd_snapshot& c
     std::string out = "[";
     for (size_t i = 0; i < errors.size(); ++i) out += (i ? ", " : "") + errors[i];
     return out + "]";
+}
+
+std::optional<std::string> ProfileRuntime::deschedule(const kd_snapshot& cluster, uint64_t cycle) {
+    return run(deschedule_, cluster, cycle, [](PluginInstance& p, const kd_call& call) { return p.deschedule(call); });
+}
+
+std::optional<std::string> ProfileRuntime::balance(const kd_snapshot& cluster, uint64_t cycle) {
+    return run(balance_, cluster, cycle, [](PluginInstance& p, const kd_call& call) { return p.balance(call); });
+}
+
+std::optional<std::string> ProfileRuntime::tick(const kd_snapshot& cluster, uint64_t cycle, int64_t& next_ms) {
+    next_ms = 0;
+    return run(tick_, cluster, cycle, [&](PluginInstance& p, const kd_call& call) {
+        int64_t next = 0;
+        HookStatus st = p.tick(call, next);
+        if (next > 0 && (next_ms == 0 || next < next_ms)) next_ms = next;
+        return st;
+    });
 }
 
 }  // namespace kd::core

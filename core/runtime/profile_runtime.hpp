@@ -41,21 +41,24 @@ public:
     const std::vector<PluginInstance*>& deschedule_plugins() const { return deschedule_; }
     const std::vector<PluginInstance*>& balance_plugins() const { return balance_; }
     const std::vector<PluginInstance*>& filter_plugins() const { return filter_; }
+    // Instances with a periodic hook, in creation order.
+    const std::vector<PluginInstance*>& tick_plugins() const { return tick_; }
     PluginInstance* evict_plugin() const { return evict_; }
     const std::vector<std::unique_ptr<PluginInstance>>& instances() const { return instances_; }
 
 private:
-    enum class Point { deschedule, balance, tick };
-    std::optional<std::string> run(Point point, const kd_snapshot& cluster, uint64_t cycle);
+    // Calls `hook(plugin, call)` for each of `plugins` on the profile's nodes; the errors joined.
+    template <class Hook>
+    std::optional<std::string> run(const std::vector<PluginInstance*>& plugins, const kd_snapshot& cluster,
+                                   uint64_t cycle, Hook&& hook);
 
     Profile profile_;
     HostContext& ctx_;
     std::vector<std::unique_ptr<PluginInstance>> instances_;  // one per plugin name
-    std::vector<PluginInstance*> deschedule_, balance_, filter_;
+    std::vector<PluginInstance*> deschedule_, balance_, filter_, tick_;
     PluginInstance* evict_ = nullptr;
     std::unique_ptr<EvictorProxy> evictor_;
     std::vector<const kd_node*> nodes_;  // the profile's nodes for the running cycle
-    int64_t next_ms_ = 0;                // earliest next tick asked for during tick()
 };
 
 // Nodes of `nodes` whose labels match `selector` (all of them when there is no selector).
