@@ -20,6 +20,11 @@ bool recreated_by_controller(const std::string& kind) {
            kind == "DaemonSet";
 }
 
+// Placed and not yet taken by the pod it was made for.
+bool holds_for_owner(const Reservation& r) {
+    return r.phase == "Available" && r.current_owners.empty();
+}
+
 // A NodeMetric as a draft that can be edited and stored back (names point into the model's pool).
 NodeMetricDraft to_draft(std::string_view node, const kd_node_metric& m) {
     NodeMetricDraft d;
@@ -99,14 +104,14 @@ const std::map<std::string, int64_t, std::less<>>& ClusterActors::requested(std:
         // What Available, unbound Reservations hold for their owners, per node.
         held_.clear();
         for (const auto& [uid, r] : model_.reservations())
-            if (r.phase == "Available" && r.current_owners.empty())
+            if (holds_for_owner(r))
                 for (const auto& [res, milli] : r.template_.requests) held_[r.node_name][res] += milli;
         held_valid_ = true;
     }
     auto it = requested_.find(node);
     if (it != requested_.end()) return it->second;
     std::map<std::string, int64_t, std::less<>> used;
-    if (auto h = held_.find(std::string(node)); h != held_.end()) used = h->second;
+    if (auto h = held_.find(node); h != held_.end()) used = h->second;
     // Finished pods hold nothing.
     for (const kd_pod* other : model_.pods_on_node(node)) {
         kd::Pod o(other);
@@ -180,7 +185,7 @@ const Reservation* ClusterActors::reservation_for(const kd_pod& raw) const {
     kd::Pod pod(&raw);
     auto controller = pod.controller();
     for (const auto& [uid, r] : model_.reservations()) {
-        if (r.phase != "Available" || !r.current_owners.empty()) continue;
+        if (!holds_for_owner(r)) continue;
         for (const auto& owner : r.owners) {
             if (owner.controller && controller && owner.controller->uid == controller->uid()) return &r;
             if (owner.object && owner.object->ns == pod.ns() && owner.object->name == pod.name()) return &r;
@@ -279,13 +284,9 @@ std::vector<PodMove> ClusterActors::apply(const CycleWrites& writes, int64_t now
             [&](auto o) {
                 using T = std::decay_t<decltype(o)>;
                 // The API server fills what a created object lacks; an update keeps the stored ones.
-                const std::string prefix = std::is_same_v<T, PodMigrationJob> ? "sim-pmj-" : "sim-reservation-";
+                const char* prefix = std::is_same_v<T, PodMigrationJob> ? "sim-pmj-" : "sim-reservation-";
                 if (o.uid.empty()) {
-                    const T* existing = nullptr;
-                    if constexpr (std::is_same_v<T, PodMigrationJob>)
-                        existing = model_.migration_job_by_name(o.name);
-                    else
-                        existing = model_.reservation_by_name(o.name);
+                    const T* existing = stored(model_, o);
                     o.uid = existing ? existing->uid : prefix + std::to_string(++counter_);
                     if (existing && o.creation_ms == 0) o.creation_ms = existing->creation_ms;
                 }

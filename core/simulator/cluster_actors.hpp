@@ -63,7 +63,7 @@ private:
     uint64_t counter_ = 0;
     std::vector<const kd_node*> nodes_;
     std::map<std::string, std::map<std::string, int64_t, std::less<>>, std::less<>> requested_;
-    std::map<std::string, std::map<std::string, int64_t, std::less<>>> held_;
+    std::map<std::string, std::map<std::string, int64_t, std::less<>>, std::less<>> held_;
     bool held_valid_ = false;
 };
 

@@ -21,6 +21,11 @@ void field(Writer& w, const char* key, const std::string& value) {
     w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
+void field(Writer& w, const char* key, uint64_t value) {
+    w.Key(key);
+    w.Uint64(value);
+}
+
 // "key": [ {…}, … ] with `write_one(item)` filling each object.
 template <class Items, class WriteOne>
 void object_array(Writer& w, const char* key, const Items& items, WriteOne&& write_one) {
@@ -56,8 +61,7 @@ void write_json(std::ostream& out, const SimulationReport& report) {
     w.StartArray();
     for (const auto& c : report.cycles) {
         w.StartObject();
-        w.Key("cycle");
-        w.Uint64(c.cycle);
+        field(w, "cycle", c.cycle);
         field(w, "time", format_rfc3339(c.time_ms));
         if (!c.error.empty()) field(w, "error", c.error);
         if (!c.tick_errors.empty()) {
@@ -131,32 +135,24 @@ void write_json(std::ostream& out, const SimulationReport& report) {
     SimulationSummary sum = summarize(report);
     w.Key("summary");
     w.StartObject();
-    w.Key("cycles");
-    w.Uint64(report.cycles.size());
-    w.Key("evictionRequests");
-    w.Uint64(sum.requests);
-    w.Key("evicted");
-    w.Uint64(sum.evicted);
-    w.Key("podsMoved");
-    w.Uint64(sum.moved);
-    w.Key("podsUnplaced");
-    w.Uint64(sum.unplaced);
-    w.Key("podsEvicted");
-    w.Uint64(sum.pods_evicted);
+    field(w, "cycles", report.cycles.size());
+    field(w, "evictionRequests", sum.requests);
+    field(w, "evicted", sum.evicted);
+    field(w, "podsMoved", sum.moved);
+    field(w, "podsUnplaced", sum.unplaced);
+    field(w, "podsEvicted", sum.pods_evicted);
     object_array(w, "podsEvictedMetric", report.pods_evicted, [&](const EvictedCounter& m) {
         field(w, "result", m.result);
         field(w, "strategy", m.strategy);
         field(w, "namespace", m.ns);
         field(w, "node", m.node);
-        w.Key("value");
-        w.Uint64(m.value);
+        field(w, "value", m.value);
     });
     object_array(w, "podPickerMetric", report.pod_picker_requests, [&](const PickerCounter& m) {
         field(w, "profile", m.profile);
         field(w, "plugin", m.plugin);
         field(w, "result", m.result);
-        w.Key("value");
-        w.Uint64(m.value);
+        field(w, "value", m.value);
     });
     w.EndObject();
     w.EndObject();

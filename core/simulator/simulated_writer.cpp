@@ -67,14 +67,7 @@ std::string SimulatedWriter::decode(std::string_view json, std::string_view plug
     if (sink.objects.size() != 1) return "expected exactly one object, got " + std::to_string(sink.objects.size());
     auto& obj = sink.objects.front();
     if (must_exist) {
-        bool exists = std::visit(
-            [&](const auto& o) {
-                if constexpr (std::is_same_v<std::decay_t<decltype(o)>, PodMigrationJob>)
-                    return model_.migration_job_by_name(o.name) != nullptr;
-                else
-                    return model_.reservation_by_name(o.name) != nullptr;
-            },
-            obj);
+        bool exists = std::visit([&](const auto& o) { return stored(model_, o) != nullptr; }, obj);
         if (!exists) return "cannot update: no such object (create it first)";
     }
     queue_.upserts.push_back(std::move(obj));

@@ -32,6 +32,14 @@ struct CycleWrites {
     std::vector<EventReport> events;
 };
 
+// The stored object of the same kind and name, or nullptr: how a write finds what it updates.
+inline const PodMigrationJob* stored(const ClusterModel& model, const PodMigrationJob& job) {
+    return model.migration_job_by_name(job.name);
+}
+inline const Reservation* stored(const ClusterModel& model, const Reservation& r) {
+    return model.reservation_by_name(r.name);
+}
+
 class SimulatedWriter : public ClusterWriter {
 public:
     // Reads `model` to check writes when they are made (the model itself changes only in apply).

@@ -12,6 +12,7 @@
 #include <array>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace kd::core {
 
@@ -21,6 +22,15 @@ constexpr int64_t kDefaultIntervalMs = 10'000;
 constexpr int64_t kEpoch2026Ms = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 // Periodic-work calls between two cycles at most (a 500 ms arbitration interval needs 20 per 10 s).
 constexpr int kMaxTicksPerInterval = 1000;
+
+// A counter's label sets and values as report rows {label..., value}, sorted by labels.
+template <class Row, size_t N>
+std::vector<Row> rows(const std::map<std::array<std::string, N>, uint64_t>& counts) {
+    std::vector<Row> out;
+    for (const auto& [labels, value] : counts)
+        std::apply([&](const auto&... label) { out.push_back(Row{label..., value}); }, labels);
+    return out;
+}
 
 // Collects one cycle's eviction outcomes and plugin reports into the CycleReport being built.
 class SimulationObserver : public RunObserver {
@@ -56,18 +66,9 @@ public:
     void on_pod_picker_request(std::string_view profile, std::string_view plugin, std::string_view result) override {
         ++picker_requests_[{std::string(profile), std::string(plugin), std::string(result)}];
     }
-    std::vector<PickerCounter> pod_picker_requests() const {
-        std::vector<PickerCounter> out;
-        for (const auto& [labels, value] : picker_requests_) out.push_back({labels[0], labels[1], labels[2], value});
-        return out;
-    }
+    std::vector<PickerCounter> pod_picker_requests() const { return rows<PickerCounter>(picker_requests_); }
+    std::vector<EvictedCounter> pods_evicted() const { return rows<EvictedCounter>(pods_evicted_); }
     const std::map<std::string, std::map<std::string, std::string>>& node_facts() const { return node_facts_; }
-    std::vector<EvictedCounter> pods_evicted() const {
-        std::vector<EvictedCounter> out;
-        for (const auto& [labels, value] : pods_evicted_)
-            out.push_back({labels[0], labels[1], labels[2], labels[3], value});
-        return out;
-    }
 
 private:
     void explain(const std::string& pod, const std::string& plugin, const std::string& reason) {
@@ -115,6 +116,11 @@ std::vector<NodeReport> node_reports(const ClusterModel& model, const Simulation
     return out;
 }
 
+// A job the controller has not looked at yet has no phase: it is Pending.
+std::string phase_of(const PodMigrationJob& j) {
+    return j.phase.empty() ? "Pending" : j.phase;
+}
+
 // Follows the migration jobs through the run: the node each pod left (it is gone once evicted)
 // and every phase change seen after a cycle or a controller tick.
 class JobTracker {
@@ -125,7 +131,7 @@ public:
             if (t.source_node.empty())
                 if (const kd_pod* p = model.pod_by_name(j.pod_ref.ns, j.pod_ref.name))
                     t.source_node = kd::sv(p->node_name);
-            std::string phase = j.phase.empty() ? "Pending" : j.phase;
+            std::string phase = phase_of(j);
             if (t.history.empty() || t.history.back().phase != phase) t.history.push_back({now_ms, phase, j.reason});
         }
     }
@@ -135,7 +141,7 @@ public:
             MigrationJobReport r;
             r.name = j.name;
             r.pod = j.pod_ref.ns + "/" + j.pod_ref.name;
-            r.phase = j.phase.empty() ? "Pending" : j.phase;
+            r.phase = phase_of(j);
             r.reason = j.reason;
             r.message = j.message;
             if (auto t = tracks_.find(j.name); t != tracks_.end()) {
