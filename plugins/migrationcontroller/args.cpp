@@ -1,7 +1,6 @@
 #include "args.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "json.hpp"
 
 #include <algorithm>
 #include <array>
@@ -89,10 +88,7 @@ void Decoder<plugins::migrationcontroller::RawJson>::decode(const rapidjson::Val
         errs.add(path, "must be an object (DeleteOptions)");
         return;
     }
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    v.Accept(w);
-    out.text.assign(buf.GetString(), buf.GetSize());
+    out.text = plugins::migrationcontroller::json::to_json(&v);
 }
 
 void Decoder<plugins::migrationcontroller::FloatOrString>::decode(const rapidjson::Value& v,

@@ -1,28 +1,17 @@
 #include "job.hpp"
 
+#include "json.hpp"
+
 #include <kdesched/decode.hpp>
 #include <kdesched/rfc3339.hpp>
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <stdexcept>
 
 namespace kd::plugins::migrationcontroller {
 
-namespace {
-
-const rapidjson::Value* member(const rapidjson::Value* v, const char* key) {
-    if (!v || !v->IsObject()) return nullptr;
-    auto it = v->FindMember(key);
-    return it == v->MemberEnd() ? nullptr : &it->value;
-}
-
-rapidjson::Value text(std::string_view s, rapidjson::Document::AllocatorType& a) {
-    return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
-}
-
-}  // namespace
+using json::member;
+using json::str;
+using json::text;
 
 std::string quoted_pod(std::string_view ns, std::string_view name) {
     return "Pod \"" + std::string(ns) + "/" + std::string(name) + "\"";
@@ -91,32 +80,18 @@ std::string_view Job::str(const char* a, const char* b, const char* c, const cha
     const rapidjson::Value* v = member(member(doc_.get(), a), b);
     if (c) v = member(v, c);
     if (d) v = member(v, d);
-    if (!v || !v->IsString()) return {};
-    return {v->GetString(), v->GetStringLength()};
+    return json::str(v);
 }
 
 rapidjson::Value& Job::object_at(std::initializer_list<const char*> path) {
-    auto& a = doc_->GetAllocator();
     rapidjson::Value* v = doc_.get();
-    for (const char* key : path) {
-        auto it = v->FindMember(key);
-        if (it == v->MemberEnd() || !it->value.IsObject()) {
-            if (it != v->MemberEnd()) v->RemoveMember(it);
-            v->AddMember(rapidjson::Value(key, a), rapidjson::Value(rapidjson::kObjectType), a);
-            it = v->FindMember(key);
-        }
-        v = &it->value;
-    }
+    for (const char* key : path) v = &json::object_member(*v, key, doc_->GetAllocator());
     return *v;
 }
 
-void Job::set(rapidjson::Value& obj, const char* key, std::string_view value) {
+void Job::set(rapidjson::Value& obj, std::string_view key, std::string_view value) {
     auto& a = doc_->GetAllocator();
-    auto it = obj.FindMember(key);
-    if (it != obj.MemberEnd())
-        it->value = text(value, a);
-    else
-        obj.AddMember(rapidjson::Value(key, a), text(value, a), a);
+    json::put(obj, key, text(value, a), a);
 }
 
 int64_t Job::creation_ms() const {
@@ -132,17 +107,14 @@ const rapidjson::Value* metadata_entry(const rapidjson::Value* doc, const char* 
     auto it = m->FindMember(rapidjson::Value(rapidjson::StringRef(key.data(), key.size())));
     return it == m->MemberEnd() ? nullptr : &it->value;
 }
-std::string_view string_of(const rapidjson::Value* v) {
-    return v && v->IsString() ? std::string_view(v->GetString(), v->GetStringLength()) : std::string_view();
-}
 }  // namespace
 
 std::string_view Job::annotation(std::string_view key) const {
-    return string_of(metadata_entry(doc_.get(), "annotations", key));
+    return json::str(metadata_entry(doc_.get(), "annotations", key));
 }
 
 std::string_view Job::label(std::string_view key) const {
-    return string_of(metadata_entry(doc_.get(), "labels", key));
+    return json::str(metadata_entry(doc_.get(), "labels", key));
 }
 
 bool Job::has_annotation(std::string_view key) const {
@@ -150,13 +122,7 @@ bool Job::has_annotation(std::string_view key) const {
 }
 
 void Job::set_annotation(std::string_view key, std::string_view value) {
-    rapidjson::Value& anns = object_at({"metadata", "annotations"});
-    auto& a = doc_->GetAllocator();
-    auto it = anns.FindMember(text(key, a));
-    if (it != anns.MemberEnd())
-        it->value = text(value, a);
-    else
-        anns.AddMember(text(key, a), text(value, a), a);
+    set(object_at({"metadata", "annotations"}), key, value);
 }
 
 void Job::set_pod_uid(std::string_view uid) {
@@ -185,22 +151,12 @@ void Job::set_reservation_ref(std::string_view name, std::string_view uid) {
     set(ref, "uid", uid);
 }
 
-namespace {
-std::string to_json(const rapidjson::Value* v) {
-    if (!v || v->IsNull()) return "";
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    v->Accept(w);
-    return std::string(buf.GetString(), buf.GetSize());
-}
-}  // namespace
-
 std::string Job::reservation_template() const {
-    return to_json(member(member(member(doc_.get(), "spec"), "reservationOptions"), "template"));
+    return json::to_json(member(member(member(doc_.get(), "spec"), "reservationOptions"), "template"));
 }
 
 std::string Job::delete_options() const {
-    return to_json(member(member(doc_.get(), "spec"), "deleteOptions"));
+    return json::to_json(member(member(doc_.get(), "spec"), "deleteOptions"));
 }
 
 void Job::set_phase(std::string_view phase) {
@@ -231,18 +187,18 @@ void Job::set_bound_pod(std::string_view ns, std::string_view name, std::string_
     set(ref, "uid", uid);
 }
 
-std::optional<JobCondition> Job::condition(std::string_view type) const {
-    const rapidjson::Value* list = member(member(doc_.get(), "status"), "conditions");
+std::optional<JobCondition> condition_of(const rapidjson::Value* object, std::string_view type) {
+    const rapidjson::Value* list = member(member(object, "status"), "conditions");
     if (!list || !list->IsArray()) return std::nullopt;
-    for (const auto& c : list->GetArray()) {
-        auto field = [&](const char* k) {
-            const rapidjson::Value* v = member(&c, k);
-            return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
-        };
-        if (field("type") == type)
-            return JobCondition{field("type"), field("status"), field("reason"), field("message")};
-    }
+    for (const auto& c : list->GetArray())
+        if (str(member(&c, "type")) == type)
+            return JobCondition{std::string(type), std::string(str(member(&c, "status"))),
+                                std::string(str(member(&c, "reason"))), std::string(str(member(&c, "message")))};
     return std::nullopt;
+}
+
+std::optional<JobCondition> Job::condition(std::string_view type) const {
+    return condition_of(doc_.get(), type);
 }
 
 bool Job::condition_true(std::string_view type) const {
@@ -263,10 +219,8 @@ bool Job::update_condition(const JobCondition& c, int64_t now_ms) {
     }
     std::string now = kd::format_rfc3339(now_ms);
     rapidjson::Value* target = nullptr;
-    for (auto& v : it->value.GetArray()) {
-        const rapidjson::Value* t = member(&v, "type");
-        if (t && t->IsString() && std::string_view(t->GetString(), t->GetStringLength()) == c.type) target = &v;
-    }
+    for (auto& v : it->value.GetArray())
+        if (json::str(member(&v, "type")) == c.type) target = &v;
     if (!target) {
         it->value.PushBack(rapidjson::Value(rapidjson::kObjectType), a);
         target = &it->value[it->value.Size() - 1];
@@ -282,7 +236,7 @@ bool Job::update_condition(const JobCondition& c, int64_t now_ms) {
 }
 
 std::string Job::json() const {
-    return to_json(doc_.get());
+    return json::to_json(doc_.get());
 }
 
 }  // namespace kd::plugins::migrationcontroller

@@ -96,10 +96,13 @@ public:
 private:
     std::string_view str(const char* a, const char* b, const char* c = nullptr, const char* d = nullptr) const;
     rapidjson::Value& object_at(std::initializer_list<const char*> path);
-    void set(rapidjson::Value& obj, const char* key, std::string_view value);
+    void set(rapidjson::Value& obj, std::string_view key, std::string_view value);
 
     std::unique_ptr<rapidjson::Document> doc_;
 };
+
+// status.conditions[] entry of this type of a PodMigrationJob or Reservation; nullopt when absent.
+std::optional<JobCondition> condition_of(const rapidjson::Value* object, std::string_view type);
 
 // "Pod \"ns/name\"" as the anchor's messages quote a pod.
 std::string quoted_pod(std::string_view ns, std::string_view name);

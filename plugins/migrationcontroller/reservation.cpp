@@ -1,46 +1,19 @@
 #include "reservation.hpp"
 
-#include <kdesched/decode.hpp>
+#include "json.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include <kdesched/decode.hpp>
 
 namespace kd::plugins::migrationcontroller {
 
 namespace {
 
-using Alloc = rapidjson::Document::AllocatorType;
-
-rapidjson::Value text(std::string_view s, Alloc& a) {
-    return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
-}
-
-const rapidjson::Value* member(const rapidjson::Value* v, const char* key) {
-    if (!v || !v->IsObject()) return nullptr;
-    auto it = v->FindMember(key);
-    return it == v->MemberEnd() ? nullptr : &it->value;
-}
-
-std::string_view str(const rapidjson::Value* v) {
-    return v && v->IsString() ? std::string_view(v->GetString(), v->GetStringLength()) : std::string_view();
-}
-
-// Sets obj[key] = value, replacing an existing member.
-void put(rapidjson::Value& obj, const char* key, rapidjson::Value value, Alloc& a) {
-    if (auto it = obj.FindMember(key); it != obj.MemberEnd())
-        it->value = std::move(value);
-    else
-        obj.AddMember(rapidjson::Value(key, a), std::move(value), a);
-}
-
-rapidjson::Value& object_member(rapidjson::Value& obj, const char* key, Alloc& a) {
-    auto it = obj.FindMember(key);
-    if (it == obj.MemberEnd() || !it->value.IsObject()) {
-        put(obj, key, rapidjson::Value(rapidjson::kObjectType), a);
-        it = obj.FindMember(key);
-    }
-    return it->value;
-}
+using json::Alloc;
+using json::member;
+using json::object_member;
+using json::put;
+using json::str;
+using json::text;
 
 rapidjson::Value key_values(const kd::KeyValues& kvs, Alloc& a) {
     rapidjson::Value out(rapidjson::kObjectType);
@@ -168,13 +141,6 @@ rapidjson::Value owners(const kd::Pod& pod, Alloc& a) {
     return list;
 }
 
-std::string to_json(const rapidjson::Value& v) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    v.Accept(w);
-    return std::string(buf.GetString(), buf.GetSize());
-}
-
 }  // namespace
 
 BuiltReservation build_reservation(const Job& job, const kd::Pod& pod, int64_t now_ms) {
@@ -191,7 +157,7 @@ BuiltReservation build_reservation(const Job& job, const kd::Pod& pod, int64_t n
     if (str(member(&meta, "name")).empty()) put(meta, "name", text(job.uid(), a), a);
     rapidjson::Value& labels = object_member(meta, "labels", a);
     put(labels, "app.kubernetes.io/created-by", rapidjson::Value("koord-descheduler"), a);
-    put(labels, kReservationOrderLabel.data(), text(std::to_string(now_ms), a), a);
+    put(labels, kReservationOrderLabel, text(std::to_string(now_ms), a), a);
     rapidjson::Value& spec = object_member(d, "spec", a);
     put(spec, "template", pod_template(pod, a), a);
     const rapidjson::Value* given_owners = member(&spec, "owners");
@@ -200,7 +166,7 @@ BuiltReservation build_reservation(const Job& job, const kd::Pod& pod, int64_t n
     auto ttl = job.ttl_ms();
     if (!member(&spec, "ttl") && !member(&spec, "expires") && ttl && *ttl > 0)
         put(spec, "ttl", text(kd::format_duration(kd::Duration{std::chrono::milliseconds(*ttl)}), a), a);
-    return {std::string(str(member(&d["metadata"], "name"))), to_json(d)};
+    return {std::string(str(member(&d["metadata"], "name"))), json::to_json(&d)};
 }
 
 ReservationView::ReservationView(const rapidjson::Value& object) : doc_(std::make_shared<rapidjson::Document>()) {
@@ -238,13 +204,7 @@ bool ReservationView::has_label(std::string_view key) const {
 }
 
 std::optional<JobCondition> ReservationView::condition(std::string_view type) const {
-    const rapidjson::Value* list = member(member(doc_.get(), "status"), "conditions");
-    if (!list || !list->IsArray()) return std::nullopt;
-    for (const auto& c : list->GetArray())
-        if (str(member(&c, "type")) == type)
-            return JobCondition{std::string(type), std::string(str(member(&c, "status"))),
-                                std::string(str(member(&c, "reason"))), std::string(str(member(&c, "message")))};
-    return std::nullopt;
+    return condition_of(doc_.get(), type);
 }
 
 std::optional<ReservationView::Owner> ReservationView::bound_pod() const {
@@ -271,8 +231,8 @@ std::string ReservationView::with_order_label(int64_t ms) const {
     auto& a = d.GetAllocator();
     d.CopyFrom(*doc_, a);
     rapidjson::Value& labels = object_member(object_member(d, "metadata", a), "labels", a);
-    put(labels, kReservationOrderLabel.data(), text(std::to_string(ms), a), a);
-    return to_json(d);
+    put(labels, kReservationOrderLabel, text(std::to_string(ms), a), a);
+    return json::to_json(&d);
 }
 
 }  // namespace kd::plugins::migrationcontroller
