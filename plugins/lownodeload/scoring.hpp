@@ -4,6 +4,7 @@
 
 #include "pool_state.hpp"
 
+#include <kdesched/koord_pod.hpp>
 #include <kdesched/view.hpp>
 
 #include <cstdint>
@@ -28,18 +29,12 @@ void sort_nodes_by_usage(std::vector<uint32_t>& nodes, const PoolState& state, P
 double pod_usage_score(const int64_t* pod_usage, const uint8_t* present, const int64_t* used, const int64_t* threshold,
                        const ResourceSlots& slots, const std::vector<int64_t>& weights);
 
-// Everything the pod order compares, computed once per candidate.
-struct PodOrderKey {
-    int class_rank = 5;  // free 1 < batch 2 < mid 3 < prod 4 < none 5
-    int32_t priority = 0;
-    int k8s_qos = 0;         // BestEffort 1 < Burstable 2 < Guaranteed 3
-    int koord_qos_rank = 5;  // BE 1 < LS 2 < LSR 3 < LSE = SYSTEM 4 < none 5
-    int32_t deletion_cost = 0;
-    int32_t eviction_cost = 0;
+// Everything the pod order compares, computed once per candidate: the SDK's rank keys (shared with
+// the migration arbitrator) plus the usage step.
+struct PodOrderKey : kd::koord::PodRank {
     bool has_metric = false;
-    double usage_score = 0;   // higher first
-    int64_t creation_ms = 0;  // newer first
-    uint32_t pod = 0;         // index into PoolState::pods
+    double usage_score = 0;  // higher first
+    uint32_t pod = 0;        // index into PoolState::pods
 };
 
 // The key of a pod; `metric`/`present` are its podsMetric usage per slot (nullptr when it has none).

@@ -17,15 +17,15 @@ std::string job_controller(const std::optional<kd::Pod>& pod) {
     return c && c->kind() == "Job" ? std::string(c->uid()) : "";
 }
 
-}  // namespace
+struct Entry {
+    Job* job;
+    std::optional<kd::Pod> pod;
+    std::optional<kd::koord::PodRank> rank;  // nullopt: pod missing, sorts first
+    std::string job_controller;
+};
 
-std::vector<Job*> arbitration_order(const kd::Snapshot& snap, std::vector<Job*> waiting, const Migrations& jobs) {
-    struct Entry {
-        Job* job;
-        std::optional<kd::Pod> pod;
-        std::optional<kd::koord::PodRank> rank;  // nullopt: pod missing, sorts first
-        std::string job_controller;
-    };
+// The waiting jobs in arbitration order, each with its pod (looked up once).
+std::vector<Entry> ordered(const kd::Snapshot& snap, const std::vector<Job*>& waiting, const Migrations& jobs) {
     std::vector<Entry> e;
     for (Job* j : waiting) {
         auto pod = snap.find_pod(j->pod_namespace(), j->pod_name());
@@ -60,16 +60,26 @@ std::vector<Job*> arbitration_order(const kd::Snapshot& snap, std::vector<Job*> 
         return e[i].job_controller.empty() || it == migrating.end() ? size_t{0} : it->second;
     };
     std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return count(a) > count(b); });
+    std::vector<Entry> out;
+    out.reserve(idx.size());
+    for (size_t i : idx) out.push_back(std::move(e[i]));
+    return out;
+}
+
+}  // namespace
+
+std::vector<Job*> arbitration_order(const kd::Snapshot& snap, std::vector<Job*> waiting, const Migrations& jobs) {
     std::vector<Job*> out;
-    for (size_t i : idx) out.push_back(e[i].job);
+    for (const Entry& e : ordered(snap, waiting, jobs)) out.push_back(e.job);
     return out;
 }
 
 size_t Arbitrator::arbitrate(kd::Cycle& cycle, const std::vector<Job*>& waiting, const Migrations& jobs) {
     kd::Snapshot snap = cycle.snapshot();
     size_t still = 0;
-    for (Job* job : arbitration_order(snap, waiting, jobs)) {
-        auto pod = snap.find_pod(job->pod_namespace(), job->pod_name());
+    for (const Entry& e : ordered(snap, waiting, jobs)) {
+        Job* job = e.job;
+        const std::optional<kd::Pod>& pod = e.pod;
         if (pod) {
             if (auto v = filters_.non_retryable(snap, *pod); !v.allowed) {
                 std::string msg = quoted_pod(pod->ns(), pod->name()) +

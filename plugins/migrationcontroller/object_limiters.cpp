@@ -24,6 +24,10 @@ std::string ObjectLimiters::key_of(const std::string& type, const kd::Pod& pod) 
 }
 
 void ObjectLimiters::expire(int64_t now_ms) {
+    // exceeded() runs per candidate pod: at an unchanged clock a second sweep erases nothing (track
+    // only stamps entries with that same clock).
+    if (now_ms == expired_at_ms_) return;
+    expired_at_ms_ = now_ms;
     for (auto it = entries_.begin(); it != entries_.end();) {
         const auto& l = limiters_[it->first.substr(0, it->first.find('/'))];
         // An entry lives 1.5 × duration after its last use.

@@ -7,6 +7,7 @@
 
 #include <kdesched/view.hpp>
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -33,6 +34,7 @@ private:
     const MigrationControllerArgs& args_;
     std::map<std::string, ObjectLimiterArgs> limiters_;  // by type: "namespace", "workload"
     std::map<std::string, Entry> entries_;               // by "type/key"
+    int64_t expired_at_ms_ = INT64_MIN;                  // clock of the last expire() sweep
 };
 
 }  // namespace kd::plugins::migrationcontroller

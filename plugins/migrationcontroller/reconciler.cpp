@@ -73,16 +73,17 @@ ReconcileOutcome Reconciler::reconcile(kd::Cycle& cycle, Job& job, std::string_v
             fail(s, "InvalidPodRef", "Abort job caused by invalid podRef: namespace and name are required");
             return s.out;
         }
-        auto pod = snap.find_pod(job.pod_namespace(), job.pod_name());
-        if (!pod) {
+        s.pod = snap.find_pod(job.pod_namespace(), job.pod_name());
+        if (!s.pod) {
             fail(s, "MissingPod", "Abort job caused by missing " + s.pod_text());
             return s.out;
         }
-        job.set_pod_uid(pod->uid());
+        job.set_pod_uid(s.pod->uid());
         job.set_phase(kPhaseRunning);
         s.out.changed = true;
+    } else {
+        s.pod = snap.find_pod(job.pod_namespace(), job.pod_name());
     }
-    s.pod = snap.find_pod(job.pod_namespace(), job.pod_name());
     if (!job.has_annotation(kAnnotationEvict) && s.pod && limiters_.exceeded(*s.pod, s.now)) {
         s.out.requeue_after_ms = kRequeueMs;
         return s.out;
