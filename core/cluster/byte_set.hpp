@@ -10,15 +10,17 @@
 
 namespace kd::core {
 
+// The wyhash multiply-mix: the 128-bit product's halves folded together.
+inline uint64_t hash_mix(uint64_t a, uint64_t b) {
+    __uint128_t r = static_cast<__uint128_t>(a) * b;
+    return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+}
+
 // 64-bit hash over 8-byte words (wyhash-style multiply-mix); good spread for short keys. The
 // last bytes are read as overlapping words, not one by one: most keys are short, so the tail is
 // most of the work.
 inline uint64_t fast_hash(const void* data, size_t n) {
     const auto* p = static_cast<const unsigned char*>(data);
-    auto mix = [](uint64_t a, uint64_t b) {
-        __uint128_t r = static_cast<__uint128_t>(a) * b;
-        return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-    };
     auto load = [](const unsigned char* at, auto word) {
         std::memcpy(&word, at, sizeof word);
         return static_cast<uint64_t>(word);
@@ -26,14 +28,17 @@ inline uint64_t fast_hash(const void* data, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
     uint64_t tail = 0;
     if (n > 8) {
-        for (; n > 8; p += 8, n -= 8) h = mix(h ^ load(p, uint64_t{}), 0xA0761D6478BD642FULL);
+        for (; n > 8; p += 8, n -= 8) h = hash_mix(h ^ load(p, uint64_t{}), 0xA0761D6478BD642FULL);
         tail = load(p + n - 8, uint64_t{});  // the last 8 bytes, overlapping the last word
     } else if (n >= 4) {
         tail = load(p, uint32_t{}) << 32 | load(p + n - 4, uint32_t{});
     } else if (n > 0) {  // an empty view may have a null data pointer
         tail = uint64_t{p[0]} << 16 | uint64_t{p[n / 2]} << 8 | p[n - 1];
     }
-    return mix(h ^ tail, 0xE7037ED1A0B428DBULL);
+    return hash_mix(h ^ tail, 0xE7037ED1A0B428DBULL);
+}
+inline uint64_t fast_hash(std::string_view s) {
+    return fast_hash(s.data(), s.size());
 }
 
 class ByteSet {

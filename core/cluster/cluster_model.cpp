@@ -23,16 +23,8 @@ struct ClusterModel::MetricRecord {
 
 namespace {
 
-size_t hash_sv(std::string_view s) {
-    return fast_hash(s.data(), s.size());
-}
 size_t hash_ns_name(std::string_view ns, std::string_view name) {
-    return hash_sv(ns) * 1000003u ^ hash_sv(name);
-}
-
-template <class Pool, class T>
-const T* pooled(Pool& pool, const std::vector<T>& v) {
-    return pool.intern(v);
+    return fast_hash(ns) * 1000003u ^ fast_hash(name);
 }
 
 }  // namespace
@@ -42,7 +34,7 @@ ClusterModel::ClusterModel()
                  [this](uint32_t s) { return pod_slots_[s].alive(); }),
       pod_name_index_([this](uint32_t s) { return pod_name_hash(s); }, [this] { return pod_slot_count(); },
                       [this](uint32_t s) { return pod_slots_[s].alive(); }),
-      workload_index_([this](uint32_t s) { return hash_sv(workload_slots_[s].uid); },
+      workload_index_([this](uint32_t s) { return fast_hash(workload_slots_[s].uid); },
                       [this] { return workload_slots_.size(); },
                       [this](uint32_t s) { return !workload_slots_[s].kind.empty(); }),
       workload_name_index_(
@@ -59,7 +51,7 @@ uint32_t ClusterModel::pod_slot_count() const {
 ClusterModel::~ClusterModel() = default;
 
 size_t ClusterModel::pod_uid_hash(uint32_t slot) const {
-    return hash_sv(view(pod_slots_[slot].pod.uid));
+    return fast_hash(view(pod_slots_[slot].pod.uid));
 }
 
 size_t ClusterModel::pod_name_hash(uint32_t slot) const {
@@ -174,7 +166,7 @@ const kd_pod_spec* ClusterModel::intern_pod_spec(const PodDraft& d, std::string_
         e.controller = o.controller ? 1 : 0;
         owners.push_back(e);
     }
-    spec.owners = pooled(owner_pool_, owners);
+    spec.owners = owner_pool_.intern(owners);
     spec.owner_count = owners.size();
     spec.requests = intern_resources(requests);
     spec.node_selector = intern_kvs(d.node_selector);
@@ -284,7 +276,7 @@ void ClusterModel::on_pod(const PodDraft& d) {
     }
     rec.pod = p;
     if (!existing) {
-        pod_index_.insert(hash_sv(uid), slot);
+        pod_index_.insert(fast_hash(uid), slot);
         pod_name_index_.insert(hash_ns_name(view(p.spec->namespace_), view(p.name)), slot);
     }
     pods_by_node_[view(p.node_name)].push_back(slot);
@@ -292,7 +284,7 @@ void ClusterModel::on_pod(const PodDraft& d) {
 }
 
 uint32_t ClusterModel::find_pod_slot(std::string_view uid) const {
-    return pod_index_.find(hash_sv(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
+    return pod_index_.find(fast_hash(uid), [&](uint32_t s) { return view(pod_slots_[s].pod.uid) == uid; });
 }
 
 void ClusterModel::unlink_pod(uint32_t slot) {
@@ -588,11 +580,11 @@ std::string uid_or(std::string_view uid, std::string_view kind, std::string_view
 }  // namespace
 
 size_t ClusterModel::workload_name_hash(std::string_view kind, std::string_view ns, std::string_view name) {
-    return hash_ns_name(ns, name) * 31 ^ hash_sv(kind);
+    return hash_ns_name(ns, name) * 31 ^ fast_hash(kind);
 }
 
 uint32_t ClusterModel::find_workload_slot(std::string_view uid) const {
-    return workload_index_.find(hash_sv(uid), [&](uint32_t s) { return workload_slots_[s].uid == uid; });
+    return workload_index_.find(fast_hash(uid), [&](uint32_t s) { return workload_slots_[s].uid == uid; });
 }
 
 void ClusterModel::on_workload(const WorkloadDraft& d) {
@@ -625,7 +617,7 @@ void ClusterModel::on_workload(const WorkloadDraft& d) {
     }
     w.replicas = d.replicas;
     w.ready_replicas = d.ready_replicas;
-    if (!existing) workload_index_.insert(hash_sv(w.uid), slot);
+    if (!existing) workload_index_.insert(fast_hash(w.uid), slot);
     workload_name_index_.insert(workload_name_hash(w.kind, w.ns, w.name), slot);
 }
 
@@ -633,7 +625,7 @@ bool ClusterModel::delete_workload(std::string_view uid) {
     uint32_t slot = find_workload_slot(uid);
     if (slot == SlotIndex::kNone) return false;
     Workload& w = workload_slots_[slot];
-    workload_index_.erase(hash_sv(w.uid), slot);
+    workload_index_.erase(fast_hash(w.uid), slot);
     workload_name_index_.erase(workload_name_hash(w.kind, w.ns, w.name), slot);
     w = Workload{};  // empty kind marks a free slot
     free_workload_slots_.push_back(slot);

@@ -19,23 +19,16 @@ struct ContentKey {
     // the dependency chains of a and b, so that an element costs one step of them.
     template <class... More>
     ContentKey& add(std::string_view s, const More&... more) {
-        uint64_t w = fast_hash(s.data(), s.size());
-        ((w = w * 0x9FB21C651E98DF25ULL + hash(more)), ...);
+        uint64_t w = fast_hash(s);
+        ((w = w * 0x9FB21C651E98DF25ULL + fast_hash(more)), ...);
         return add_word(w);
     }
     ContentKey& add_word(uint64_t w) {
-        a = mix(a ^ w, 0xA0761D6478BD642FULL);
-        b = mix(b + w, 0xE7037ED1A0B428DBULL) ^ (b >> 29);
+        a = hash_mix(a ^ w, 0xA0761D6478BD642FULL);
+        b = hash_mix(b + w, 0xE7037ED1A0B428DBULL) ^ (b >> 29);
         return *this;
     }
     bool operator==(const ContentKey&) const = default;
-
-private:
-    static uint64_t hash(std::string_view s) { return fast_hash(s.data(), s.size()); }
-    static uint64_t mix(uint64_t x, uint64_t k) {
-        __uint128_t r = static_cast<__uint128_t>(x) * k;
-        return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-    }
 };
 
 // A map from ContentKey to a small value, flat (open addressing): a lookup is one probe into one

@@ -16,7 +16,10 @@ std::string to_json(const Reservation& reservation);
 template <class T>
 std::string to_json_array(const std::vector<const T*>& objects) {
     std::string out = "[";
-    for (size_t i = 0; i < objects.size(); ++i) out += (i ? "," : "") + to_json(*objects[i]);
+    for (size_t i = 0; i < objects.size(); ++i) {
+        if (i) out += ',';
+        out += to_json(*objects[i]);  // appended, not `"," + json`: a temporary, and a bogus -Wrestrict
+    }
     return out + "]";
 }
 

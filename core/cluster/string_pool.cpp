@@ -31,7 +31,7 @@ std::string_view TextArena::copy(std::string_view s) {
 
 kd_str StringPool::intern(std::string_view s) {
     if (s.empty()) return kd_str{nullptr, 0};
-    uint64_t h = fast_hash(s.data(), s.size());
+    uint64_t h = fast_hash(s);
     std::string_view& recent = recent_[h >> 56];
     if (recent == s) return kd_str{recent.data(), recent.size()};
     std::string_view found = set_.find(s, h);
@@ -43,13 +43,9 @@ kd_str StringPool::intern(std::string_view s) {
     return kd_str{found.data(), found.size()};
 }
 
-}  // namespace kd::core
-
-namespace kd::core {
-
 std::string_view StringPool::find(std::string_view s) const {
     if (s.empty()) return {};
-    return set_.find(s, fast_hash(s.data(), s.size()));
+    return set_.find(s, fast_hash(s));
 }
 
 }  // namespace kd::core

@@ -38,6 +38,20 @@ std::string join_path(const std::string& base, const std::string& rest) {
 FileContext::FileContext(std::string origin, ObjectSink& sink, std::function<std::string()> original)
     : origin_(std::move(origin)), sink_(sink), original_(std::move(original)) {}
 
+template <class Deliver>
+void FileContext::hand_over(size_t index, std::string_view kind, std::string_view ns, std::string_view name,
+                            Deliver&& deliver) {
+    try {
+        deliver();
+    } catch (const Error& e) {
+        // The model's complaint (a duplicate, …), said about this object.
+        throw Error(origin_ + ": " + object_label(index, kind, ns, name), e.what());
+    }
+    for (auto& [n, count] : counts_)
+        if (n == kind) return void(++count);
+    counts_.emplace_back(std::string(kind), 1);
+}
+
 void FileContext::decode_document(const rapidjson::Value& doc, const LocationIndex* where) {
     if (doc.IsNull()) return;
     if (doc.IsArray()) {
@@ -99,28 +113,20 @@ void FileContext::decode_object(const rapidjson::Value& obj, size_t index, std::
     std::string_view wanted = required_api_version(k);
     if (!api.empty() && api != wanted) return skipped(kind, api, wanted);
     std::string_view ns = meta_member(obj, "namespace"), name = meta_member(obj, "name");
-    try {
-        if (k == Kind::migration_job) {
-            PodMigrationJob job = read_migration_job(obj);
-            try {
-                sink_.on_migration_job(std::move(job));
-            } catch (const Error& e) {
-                throw Error(origin_ + ": " + object_label(index, kind, ns, name), e.what());
-            }
-        } else {
-            Reservation r = read_reservation(obj);
-            try {
-                sink_.on_reservation(std::move(r));
-            } catch (const Error& e) {
-                throw Error(origin_ + ": " + object_label(index, kind, ns, name), e.what());
-            }
+    auto read = [&](auto reader) {
+        try {
+            return reader(obj);
+        } catch (const FieldProblemError& e) {
+            fail(index, kind, ns, name, e.problem, where, path);
         }
-    } catch (const FieldProblemError& e) {
-        fail(index, kind, ns, name, e.problem, where, path);
+    };
+    if (k == Kind::migration_job) {
+        PodMigrationJob job = read(read_migration_job);
+        hand_over(index, kind, ns, name, [&] { sink_.on_migration_job(std::move(job)); });
+    } else {
+        Reservation r = read(read_reservation);
+        hand_over(index, kind, ns, name, [&] { sink_.on_reservation(std::move(r)); });
     }
-    for (auto& [n, count] : counts_)
-        if (n == kind) return void(++count);
-    counts_.emplace_back(std::string(kind), 1);
 }
 
 void FileContext::finish_decoded(size_t index, const LocationIndex* where, const std::string& path) {
@@ -129,15 +135,7 @@ void FileContext::finish_decoded(size_t index, const LocationIndex* where, const
     if (!wanted.empty() && !d.api_version().empty() && d.api_version() != wanted)
         return skipped(d.kind_name(), d.api_version(), wanted);
     if (d.problem()) fail(index, d.kind_name(), d.meta().ns, d.meta().name, *d.problem(), where, path);
-    try {
-        d.deliver(sink_);
-    } catch (const Error& e) {
-        // The model's complaint (a duplicate, …), said about this object.
-        throw Error(origin_ + ": " + object_label(index, d.kind_name(), d.meta().ns, d.meta().name), e.what());
-    }
-    for (auto& [n, count] : counts_)
-        if (n == d.kind_name()) return void(++count);
-    counts_.emplace_back(std::string(d.kind_name()), 1);
+    hand_over(index, d.kind_name(), d.meta().ns, d.meta().name, [&] { d.deliver(sink_); });
 }
 
 void FileContext::skipped(std::string_view kind, std::string_view api_version, std::string_view wanted_api) {

@@ -61,6 +61,10 @@ public:
     void close(LoadReport& report);
 
 private:
+    // Hands an object to the sink (a sink's Error is relabelled with the object), then counts it.
+    template <class Deliver>
+    void hand_over(size_t index, std::string_view kind, std::string_view ns, std::string_view name, Deliver&& deliver);
+
     std::string origin_;
     ObjectSink& sink_;
     std::function<std::string()> original_;

@@ -201,26 +201,14 @@ private:
                 expect_ = Expect::items;
             } else {
                 // A field before the kind.
-                std::string_view dflt = default_kind();
-                if (!dflt.empty()) {
-                    kind_ = dflt;
-                    start_kind();
-                } else {
-                    start_record();
-                }
+                start_default_kind();
                 dispatch(ev, text, type, f);  // the key, now to the decoder or the recorder
             }
             return true;
         }
         if (ev == Ev::end_object) {
             // An object of nothing but apiVersion, or nothing at all.
-            std::string_view dflt = default_kind();
-            if (!dflt.empty()) {
-                kind_ = dflt;
-                start_kind();
-            } else {
-                start_record();
-            }
+            start_default_kind();
             dispatch(ev, text, type, f);
             return true;
         }
@@ -276,6 +264,14 @@ private:
         } else {
             start_record();
         }
+    }
+
+    // No kind before the first field: the List's item kind if there is one, else recorded.
+    void start_default_kind() {
+        std::string_view dflt = default_kind();
+        if (dflt.empty()) return start_record();
+        kind_ = dflt;
+        start_kind();
     }
 
     void start_record() {

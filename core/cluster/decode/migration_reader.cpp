@@ -52,6 +52,20 @@ const Value* array(const Value& obj, const char* key, const std::string& base) {
     return v;
 }
 
+// Calls f(element, path) for each element of the list at `key`, each of which must be an object.
+template <class F>
+void each_object(const Value& obj, const char* key, const std::string& base, F&& f) {
+    const Value* list = array(obj, key, base);
+    if (!list) return;
+    std::string path = field(base, key);
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+        std::string p = kd::index_path(path, i);
+        const Value& e = (*list)[i];
+        if (!e.IsObject()) wrong_type(p, "an object", e);
+        f(e, p);
+    }
+}
+
 std::string string(const Value& obj, const char* key, const std::string& base) {
     const Value* v = member(obj, key);
     if (!v) return "";
@@ -130,21 +144,15 @@ std::optional<ObjectReference> optional_reference(const Value& obj, const char* 
 
 std::vector<Condition> conditions(const Value& obj, const char* key, const std::string& base) {
     std::vector<Condition> out;
-    const Value* list = array(obj, key, base);
-    if (!list) return out;
-    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
-        std::string p = kd::index_path(field(base, key), i);
-        const Value& c = (*list)[i];
-        if (!c.IsObject()) wrong_type(p, "an object", c);
-        Condition cond;
+    each_object(obj, key, base, [&](const Value& c, const std::string& p) {
+        Condition& cond = out.emplace_back();
         cond.type = string(c, "type", p);
         cond.status = string(c, "status", p);
         cond.reason = string(c, "reason", p);
         cond.message = string(c, "message", p);
         cond.last_probe_ms = timestamp(c, "lastProbeTime", p);
         cond.last_transition_ms = timestamp(c, "lastTransitionTime", p);
-        out.push_back(std::move(cond));
-    }
+    });
     return out;
 }
 
@@ -187,18 +195,13 @@ Resources effective_requests(const Value& spec, const std::string& base) {
     PodDraft draft;
     std::deque<std::string> names;  // the draft's views point here
     auto read = [&](const char* key, std::vector<PodDraft::Container>& out) {
-        const Value* cs = array(spec, key, base);
-        if (!cs) return;
-        for (rapidjson::SizeType i = 0; i < cs->Size(); ++i) {
-            std::string p = kd::index_path(field(base, key), i);
-            const Value& c = (*cs)[i];
-            if (!c.IsObject()) wrong_type(p, "an object", c);
+        each_object(spec, key, base, [&](const Value& c, const std::string& p) {
             PodDraft::Container& container = out.emplace_back();
             container.restart_always = string(c, "restartPolicy", p) == "Always";
             if (const Value* res = object(c, "resources", p))
                 for (auto& [n, v] : resource_list(*res, "requests", field(p, "resources")))
                     container.requests.emplace_back(names.emplace_back(n), v);
-        }
+        });
     };
     read("containers", draft.containers);
     read("initContainers", draft.init_containers);
@@ -210,13 +213,8 @@ Resources effective_requests(const Value& spec, const std::string& base) {
 
 std::vector<PodTemplate::Requirement> requirements(const Value& term, const char* key, const std::string& base) {
     std::vector<PodTemplate::Requirement> out;
-    const Value* list = array(term, key, base);
-    if (!list) return out;
-    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
-        std::string p = kd::index_path(field(base, key), i);
-        const Value& r = (*list)[i];
-        if (!r.IsObject()) wrong_type(p, "an object", r);
-        PodTemplate::Requirement req;
+    each_object(term, key, base, [&](const Value& r, const std::string& p) {
+        PodTemplate::Requirement& req = out.emplace_back();
         req.key = string(r, "key", p);
         req.op = string(r, "operator", p);
         if (const Value* values = array(r, "values", p)) {
@@ -226,8 +224,7 @@ std::vector<PodTemplate::Requirement> requirements(const Value& term, const char
                 req.values.emplace_back(v.GetString(), v.GetStringLength());
             }
         }
-        out.push_back(std::move(req));
-    }
+    });
     return out;
 }
 
@@ -238,6 +235,19 @@ kd::LabelSelector label_selector(const Value& v, const std::string& path) {
     if (errs.empty()) sel.validate(errs, path);
     if (!errs.empty()) problem(errs.items()[0].path, errs.items()[0].message);
     return sel;
+}
+
+// The metadata fields PodMigrationJob and Reservation share.
+template <class T>
+void read_metadata(const Value& obj, T& out) {
+    const Value* meta = object(obj, "metadata", "");
+    if (!meta) return;
+    out.uid = string(*meta, "uid", "metadata");
+    out.name = string(*meta, "name", "metadata");
+    out.resource_version = string(*meta, "resourceVersion", "metadata");
+    out.creation_ms = timestamp(*meta, "creationTimestamp", "metadata");
+    out.labels = string_map(*meta, "labels", "metadata");
+    out.annotations = string_map(*meta, "annotations", "metadata");
 }
 
 }  // namespace
@@ -261,42 +271,23 @@ PodTemplate read_pod_template(const Value& tpl, const Value& json_of, const std:
             if (const Value* req = object(*na, "requiredDuringSchedulingIgnoredDuringExecution", np)) {
                 out.has_required_affinity = true;
                 std::string rp = field(np, "requiredDuringSchedulingIgnoredDuringExecution");
-                if (const Value* terms = array(*req, "nodeSelectorTerms", rp)) {
-                    for (rapidjson::SizeType i = 0; i < terms->Size(); ++i) {
-                        std::string tp = kd::index_path(field(rp, "nodeSelectorTerms"), i);
-                        const Value& t = (*terms)[i];
-                        if (!t.IsObject()) wrong_type(tp, "an object", t);
-                        PodTemplate::Term term;
-                        term.expressions = requirements(t, "matchExpressions", tp);
-                        term.fields = requirements(t, "matchFields", tp);
-                        out.affinity_terms.push_back(std::move(term));
-                    }
-                }
+                each_object(*req, "nodeSelectorTerms", rp, [&](const Value& t, const std::string& tp) {
+                    out.affinity_terms.push_back(
+                        PodTemplate::Term{requirements(t, "matchExpressions", tp), requirements(t, "matchFields", tp)});
+                });
             }
         }
     }
-    if (const Value* tols = array(*spec, "tolerations", sp)) {
-        for (rapidjson::SizeType i = 0; i < tols->Size(); ++i) {
-            std::string tp = kd::index_path(field(sp, "tolerations"), i);
-            const Value& t = (*tols)[i];
-            if (!t.IsObject()) wrong_type(tp, "an object", t);
-            out.tolerations.push_back(PodTemplate::Toleration{string(t, "key", tp), string(t, "operator", tp),
-                                                              string(t, "value", tp), string(t, "effect", tp)});
-        }
-    }
+    each_object(*spec, "tolerations", sp, [&](const Value& t, const std::string& tp) {
+        out.tolerations.push_back(PodTemplate::Toleration{string(t, "key", tp), string(t, "operator", tp),
+                                                          string(t, "value", tp), string(t, "effect", tp)});
+    });
     return out;
 }
 
 PodMigrationJob read_migration_job(const Value& obj) {
     PodMigrationJob job;
-    if (const Value* meta = object(obj, "metadata", "")) {
-        job.uid = string(*meta, "uid", "metadata");
-        job.name = string(*meta, "name", "metadata");
-        job.resource_version = string(*meta, "resourceVersion", "metadata");
-        job.creation_ms = timestamp(*meta, "creationTimestamp", "metadata");
-        job.labels = string_map(*meta, "labels", "metadata");
-        job.annotations = string_map(*meta, "annotations", "metadata");
-    }
+    read_metadata(obj, job);
     if (const Value* spec = object(obj, "spec", "")) {
         job.paused = boolean(*spec, "paused", "spec", false);
         job.ttl = duration(*spec, "ttl", "spec");
@@ -331,40 +322,26 @@ PodMigrationJob read_migration_job(const Value& obj) {
 
 Reservation read_reservation(const Value& obj) {
     Reservation r;
-    if (const Value* meta = object(obj, "metadata", "")) {
-        r.uid = string(*meta, "uid", "metadata");
-        r.name = string(*meta, "name", "metadata");
-        r.resource_version = string(*meta, "resourceVersion", "metadata");
-        r.creation_ms = timestamp(*meta, "creationTimestamp", "metadata");
-        r.labels = string_map(*meta, "labels", "metadata");
-        r.annotations = string_map(*meta, "annotations", "metadata");
-    }
+    read_metadata(obj, r);
     if (const Value* spec = object(obj, "spec", "")) {
         if (const Value* tpl = object(*spec, "template", "spec"))
             r.template_ = read_pod_template(*tpl, *tpl, "spec.template");
-        if (const Value* owners = array(*spec, "owners", "spec")) {
-            for (rapidjson::SizeType i = 0; i < owners->Size(); ++i) {
-                std::string p = kd::index_path("spec.owners", i);
-                const Value& o = (*owners)[i];
-                if (!o.IsObject()) wrong_type(p, "an object", o);
-                ReservationOwner owner;
-                owner.object = optional_reference(o, "object", p);
-                if (const Value* c = object(o, "controller", p)) {
-                    std::string cp = field(p, "controller");
-                    ReservationOwner::Controller ctl;
-                    ctl.api_version = string(*c, "apiVersion", cp);
-                    ctl.kind = string(*c, "kind", cp);
-                    ctl.name = string(*c, "name", cp);
-                    ctl.uid = string(*c, "uid", cp);
-                    ctl.ns = string(*c, "namespace", cp);
-                    ctl.controller = boolean(*c, "controller", cp, false);
-                    owner.controller = std::move(ctl);
-                }
-                if (const Value* sel = object(o, "labelSelector", p))
-                    owner.label_selector = label_selector(*sel, field(p, "labelSelector"));
-                r.owners.push_back(std::move(owner));
+        each_object(*spec, "owners", "spec", [&](const Value& o, const std::string& p) {
+            ReservationOwner& owner = r.owners.emplace_back();
+            owner.object = optional_reference(o, "object", p);
+            if (const Value* c = object(o, "controller", p)) {
+                std::string cp = field(p, "controller");
+                ReservationOwner::Controller& ctl = owner.controller.emplace();
+                ctl.api_version = string(*c, "apiVersion", cp);
+                ctl.kind = string(*c, "kind", cp);
+                ctl.name = string(*c, "name", cp);
+                ctl.uid = string(*c, "uid", cp);
+                ctl.ns = string(*c, "namespace", cp);
+                ctl.controller = boolean(*c, "controller", cp, false);
             }
-        }
+            if (const Value* sel = object(o, "labelSelector", p))
+                owner.label_selector = label_selector(*sel, field(p, "labelSelector"));
+        });
         r.ttl = duration(*spec, "ttl", "spec");
         r.expires_ms = timestamp(*spec, "expires", "spec");
         r.allocate_once = boolean(*spec, "allocateOnce", "spec", true);

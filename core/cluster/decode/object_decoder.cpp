@@ -853,13 +853,9 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             (*selector_)->matchExpressions.back().values.emplace_back(v);
             return true;
         case Slot::min_available:
-        case Slot::max_unavailable: {
-            kd::IntOrString ios;
-            ios.is_string = true;
-            ios.str_value = v;
-            (slot == Slot::min_available ? pdb_.min_available : pdb_.max_unavailable) = std::move(ios);
+        case Slot::max_unavailable:
+            pdb_bound(slot) = kd::IntOrString{true, 0, std::string(v)};
             return true;
-        }
         default:
             return wrong_type(slot, "a string");
     }
@@ -899,6 +895,10 @@ bool ObjectDecoder::Bool(bool b) {
     }
 }
 
+std::optional<kd::IntOrString>& ObjectDecoder::pdb_bound(Slot slot) {
+    return slot == Slot::min_available ? pdb_.min_available : pdb_.max_unavailable;
+}
+
 bool ObjectDecoder::set_int32(Slot slot, int64_t v) {
     if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
         fail("out of range for a 32-bit integer: " + std::to_string(v));
@@ -919,12 +919,9 @@ bool ObjectDecoder::set_int32(Slot slot, int64_t v) {
             pdb_.disruptions_allowed = i;
             break;
         case Slot::min_available:
-        case Slot::max_unavailable: {
-            kd::IntOrString ios;
-            ios.int_value = i;
-            (slot == Slot::min_available ? pdb_.min_available : pdb_.max_unavailable) = std::move(ios);
+        case Slot::max_unavailable:
+            pdb_bound(slot) = kd::IntOrString{false, i, {}};
             break;
-        }
         default:
             break;
     }

@@ -78,8 +78,9 @@ private:
     bool start_array(Slot slot);
     bool string_value(Slot slot, std::string_view v);
     bool integer(int64_t v);
-    bool number_text(std::string_view text, bool integral, int64_t int_value);
     bool set_int32(Slot slot, int64_t v);
+    // The PodDisruptionBudget field of slot min_available or max_unavailable.
+    std::optional<kd::IntOrString>& pdb_bound(Slot slot);
     void quantity(std::string_view key, std::string_view text);
     // Records the first problem at the current path and skips the offending value.
     bool wrong_type(Slot slot, const char* got, bool container = false);
