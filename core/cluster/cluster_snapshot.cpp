@@ -84,10 +84,18 @@ const std::vector<const kd_pod*>& ClusterSnapshot::workload_pods(const Workload&
     auto it = workload_pods_.find(top.uid);
     if (it != workload_pods_.end()) return it->second;
     std::vector<const kd_pod*> pods = model_.pods_by_owner(top.uid);
-    if (top.kind == "Deployment")
-        for (const Workload& rs : model_.workload_slots_)
-            if (rs.kind == "ReplicaSet" && rs.controller_uid == top.uid)
-                for (const kd_pod* p : model_.pods_by_owner(rs.uid)) pods.push_back(p);
+    if (top.kind == "Deployment") {
+        // One pass over the workloads per snapshot, not one per Deployment looked up.
+        if (!replica_sets_built_) {
+            for (const Workload& rs : model_.workload_slots_)
+                if (rs.kind == "ReplicaSet" && !rs.controller_uid.empty())
+                    replica_sets_[rs.controller_uid].push_back(rs.uid);
+            replica_sets_built_ = true;
+        }
+        if (auto rs = replica_sets_.find(top.uid); rs != replica_sets_.end())
+            for (std::string_view rs_uid : rs->second)
+                for (const kd_pod* p : model_.pods_by_owner(rs_uid)) pods.push_back(p);
+    }
     return workload_pods_.emplace(top.uid, std::move(pods)).first->second;
 }
 

@@ -39,6 +39,9 @@ private:
     kd_snapshot snap_{};
     mutable std::map<std::string, std::string, std::less<>> object_lists_;  // by kind, built on first use
     mutable std::unordered_map<std::string_view, std::vector<const kd_pod*>> workload_pods_;  // by workload UID
+    // ReplicaSet UIDs by their Deployment's UID (slot order), built on first use.
+    mutable std::unordered_map<std::string_view, std::vector<std::string_view>> replica_sets_;
+    mutable bool replica_sets_built_ = false;
 };
 
 }  // namespace kd::core

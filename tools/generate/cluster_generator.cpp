@@ -26,6 +26,7 @@ struct Owner {
     int priority = 0;
     std::string qos;  // Guaranteed | Burstable | BestEffort
     int cpu_milli = 0, mem_mi = 0;
+    int deployment = -1;  // a ReplicaSet's Deployment: its index in deployments_
 };
 
 class Gen {
@@ -161,6 +162,7 @@ private:
                 dep.name = ow.app;
                 dep.uid = uid("dep" + ow.app);
                 deployments_.push_back(dep);
+                ow.deployment = static_cast<int>(deployments_.size()) - 1;
                 ow.kind = "ReplicaSet";
                 ow.api = "apps/v1";
                 ow.name = ow.app + "-5d8f7c9b6";
@@ -182,16 +184,11 @@ private:
         return owners;
     }
 
+    // A ReplicaSet comes after its Deployment.
     void workload(const Owner& ow) {
-        if (ow.kind == "ReplicaSet")
-            for (const auto& d : deployments_)
-                if (d.app == ow.app) write_workload(d, nullptr);
-        write_workload(ow, ow.kind == "ReplicaSet" ? find_deployment(ow.app) : nullptr);
-    }
-    const Owner* find_deployment(const std::string& app) const {
-        for (const auto& d : deployments_)
-            if (d.app == app) return &d;
-        return nullptr;
+        const Owner* parent = ow.deployment >= 0 ? &deployments_[static_cast<size_t>(ow.deployment)] : nullptr;
+        if (parent) write_workload(*parent, nullptr);
+        write_workload(ow, parent);
     }
     void write_workload(const Owner& ow, const Owner* parent) {
         w_.StartObject();
