@@ -73,10 +73,16 @@ int main(int argc, char** argv) {
     // Logs go to stderr: stdout carries the report (`--output json` must stay valid JSON).
     spdlog::set_default_logger(spdlog::stderr_color_mt("kdesched"));
     spdlog::set_level(spdlog::level::from_str(opts.log_level));
-    if (validate->parsed()) return run_validate(opts, config);
-    if (plugins->parsed()) return run_plugins(opts);
-    if (plan->parsed()) return run_plan(opts, config);
-    if (simulate->parsed()) return run_simulate(opts, sim);
-    if (version->parsed()) return run_version();
+    try {
+        if (validate->parsed()) return run_validate(opts, config);
+        if (plugins->parsed()) return run_plugins(opts);
+        if (plan->parsed()) return run_plan(opts, config);
+        if (simulate->parsed()) return run_simulate(opts, sim);
+        if (version->parsed()) return run_version();
+    } catch (const std::exception& e) {
+        // Commands report their own errors; anything reaching here is a defect of kdesched.
+        spdlog::critical("internal error: {} (please report it with the command line and its input)", e.what());
+        return kRuntimeFailure;
+    }
     return kUsage;
 }

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "config/configuration.hpp"
-#include "config/reporter.hpp"
 #include "config/wire.hpp"
+#include "text/reporter.hpp"
 
 #include <optional>
 #include <vector>

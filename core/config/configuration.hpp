@@ -2,6 +2,8 @@
 // spec A.2 with its default, profiles with their plugin sets already merged with the defaults (A.3).
 #pragma once
 
+#include "text/source_location.hpp"
+
 #include <kdesched/decode.hpp>
 #include <kdesched/label_selector.hpp>
 
@@ -11,14 +13,6 @@
 #include <vector>
 
 namespace kd::core {
-
-// Position in a source file, 1-based; line 0 = unknown.
-struct SourceLocation {
-    std::string file;
-    int line = 0;
-    int column = 0;
-    std::string text() const;  // "file:line:column" (or just "file" when line is 0)
-};
 
 struct LeaderElection {
     bool leaderElect = true;

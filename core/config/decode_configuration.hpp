@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config/configuration.hpp"
-#include "config/reporter.hpp"
+#include "text/reporter.hpp"
 
 #include <rapidjson/document.h>
 

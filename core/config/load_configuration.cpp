@@ -2,39 +2,18 @@
 #include "config/configmap.hpp"
 #include "config/configuration.hpp"
 #include "config/decode_configuration.hpp"
-#include "config/reporter.hpp"
-#include "config/yaml_to_json.hpp"
-
 #include "error.hpp"
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
+#include "text/input_file.hpp"
+#include "text/reporter.hpp"
+#include "text/yaml_documents.hpp"
+#include "text/yaml_to_json.hpp"
 
 namespace kd::core {
 
 namespace {
 
-std::string read_file(const std::string& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    auto fail = [&] { return Error(path, std::string("cannot read the configuration file: ") + std::strerror(errno)); };
-    if (!f) throw fail();
-    std::string text;
-    char buf[65536];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) text.append(buf, n);
-    if (std::ferror(f.get())) throw fail();  // e.g. EISDIR: fopen succeeds on a directory
-    return text;
-}
-
 YAML::Node single_document(const std::string& text, const std::string& origin) {
-    std::vector<YAML::Node> docs;
-    try {
-        docs = YAML::LoadAll(text);
-    } catch (const YAML::Exception& e) {
-        throw Error(location_of(e.mark, origin).text(), "invalid YAML: " + e.msg);
-    }
+    std::vector<YAML::Node> docs = load_yaml_documents(text, origin);
     std::vector<YAML::Node> present;
     for (const auto& d : docs)
         if (!d.IsNull()) present.push_back(d);
@@ -71,7 +50,7 @@ DeschedulerConfiguration parse_configuration(const std::string& yaml_text, const
 }
 
 DeschedulerConfiguration load_configuration(const std::string& path) {
-    return parse(read_file(path), path, true);
+    return parse(read_small_file(path, kMaxProfileBytes, "the configuration file"), path, true);
 }
 
 }  // namespace kd::core

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstring>
 #include <fstream>
+#include <set>
 
 namespace kd::core {
 
@@ -131,6 +132,8 @@ bool PluginEntry::implements(const std::string& point) const {
 void PluginCatalog::load_library(const fs::path& file) {
     std::string where = file.string();
     if (!fs::exists(file)) throw Error(where, "plugin file does not exist", "check --plugin-dir");
+    if (fs::is_directory(file))
+        throw Error(where, "a directory, not a plugin library", "rename or remove it from the plugin directory");
     if (!is_elf(file))
         throw Error(where, "not a shared library (no ELF header)", "remove it from the plugin directory");
     boost::dll::shared_library lib;
@@ -169,7 +172,12 @@ void PluginCatalog::load(const std::vector<fs::path>& directories, const std::ve
         std::sort(found.begin(), found.end());
         all.insert(all.end(), found.begin(), found.end());
     }
+    // A file reached twice (a directory named again, a symlink, "a/../a") is one library: load it once.
+    std::set<fs::path> seen;
     for (const auto& f : all) {
+        std::error_code ec;
+        fs::path real = fs::canonical(f, ec);
+        if (!ec && !seen.insert(real).second) continue;
         try {
             load_library(f);
         } catch (const Error& e) {

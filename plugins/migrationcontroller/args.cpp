@@ -52,7 +52,11 @@ void MigrationControllerArgs::validate(kd::Errors& errs, const std::string& path
                          "\" (valid: MaxUnavailablePerWorkload, MaxMigratingPerWorkload, MaxMigratingPerNode, "
                          "MaxMigratingPerNamespace, MaxMigratingGlobally, ExpectedReplicas, PVC, BarePods, "
                          "LocalStorage, SystemCritical, PriorityThreshold, LabelSelector, Namespaces, NodeFit)");
-    if (maxMigratingGlobally && *maxMigratingGlobally < 0) errs.add(at("maxMigratingGlobally"), "must be >= 0");
+    // ValidateMigrationControllerArgs: 0 and unset mean unlimited, a negative count is a mistake.
+    for (auto [name, v] : {std::pair{"maxMigratingGlobally", &maxMigratingGlobally},
+                           std::pair{"maxMigratingPerNode", &maxMigratingPerNode},
+                           std::pair{"maxMigratingPerNamespace", &maxMigratingPerNamespace}})
+        if (*v && **v < 0) errs.add(at(name), "must be >= 0 (0 means unlimited), got " + std::to_string(**v));
     for (auto [name, v] : {std::pair{"maxMigratingPerWorkload", &maxMigratingPerWorkload},
                            std::pair{"maxUnavailablePerWorkload", &maxUnavailablePerWorkload}})
         if (*v && !valid_percent_or_int(**v))

@@ -6,7 +6,6 @@
 static const std::string kBin = KDESCHED_BINARY;
 static const std::string kData = KDESCHED_TEST_DATA;
 static const std::string kFixtures = KDESCHED_FIXTURE_PLUGIN_ROOT;
-static const std::string kShared = KDESCHED_SHARED_DIR;
 
 TEST_CASE("version prints the release and the plugin API version", "[cli]") {
     auto r = run_command(quote(kBin) + " version");
@@ -44,20 +43,6 @@ TEST_CASE("validate prints every problem with file:line:column and exits 1", "[c
                                          "exist"));
     CHECK_THAT(r.output, Catch::Contains("invalid_plugins.yaml:24:26: profile \"b\": plugin \"DefaultEvictor\" args: "
                                          "evictLocalStorage: unknown field"));
-}
-
-TEST_CASE("validate accepts Koordinator's shipped ConfigMap once its plugins exist", "[cli]") {
-    // The shipped profile enables MigrationController and configures LowNodeLoad; until those
-    // plugins are installed, validate must say exactly that and nothing about the file's schema.
-    auto r =
-        run_command(quote(kBin) + " validate --config " + quote(kShared + "/koordinator-data/descheduler-config.yaml"));
-    if (r.exit_code == 0) {
-        CHECK_THAT(r.output, Catch::StartsWith("OK: "));
-    } else {
-        CHECK(r.exit_code == 1);
-        CHECK_THAT(r.output, Catch::Contains("plugin \"MigrationController\" does not exist"));
-        CHECK_THAT(r.output, !Catch::Contains("unknown field"));
-    }
 }
 
 TEST_CASE("a bad command line exits 2", "[cli]") {

@@ -23,6 +23,10 @@
 #include <iostream>
 #include <memory>
 
+namespace kd::tools {
+extern const char* const kEmbeddedBenchProfile;  // tools/bench/bench-profile.yaml
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -58,13 +62,15 @@ struct CountingObserver : kd::core::RunObserver {
 
 int main(int argc, char** argv) {
     std::vector<std::string> sizes_text{"1000x30000", "5000x150000", "10000x300000"};
-    std::string profile = std::string(KDESCHED_SOURCE_DIR) + "/tools/bench/bench-profile.yaml";
+    std::string profile;
     std::vector<std::string> plugin_dirs;
     int cycles = 3;
     double hot_share = 0.1;
     CLI::App app{"kdesched-bench: decode MB/s, model bytes per pod and cycle time on generated clusters"};
     app.add_option("--sizes", sizes_text, "NODESxPODS, repeatable")->capture_default_str();
-    app.add_option("--config", profile, "Profile for the cycle")->capture_default_str();
+    app.add_option("--config", profile,
+                   "Profile for the cycle; default: the embedded tools/bench/bench-profile.yaml (LowNodeLoad, "
+                   "DefaultEvictor, dry run)");
     app.add_option("--plugin-dir", plugin_dirs, "Plugin directory (default: next to the binary)");
     app.add_option("--cycles", cycles, "Cycles to time; the best is reported")->capture_default_str();
     app.add_option("--hot-share", hot_share, "Share of hot nodes")->capture_default_str();
@@ -76,7 +82,9 @@ int main(int argc, char** argv) {
         std::vector<std::filesystem::path> dirs(plugin_dirs.begin(), plugin_dirs.end());
         if (dirs.empty()) dirs.push_back(kd::core::default_plugin_directory());
         catalog.load(dirs);
-        auto config = kd::core::load_configuration(profile);
+        auto config = profile.empty() ? kd::core::parse_configuration(kd::tools::kEmbeddedBenchProfile,
+                                                                      "<embedded tools/bench/bench-profile.yaml>")
+                                      : kd::core::load_configuration(profile);
 
         std::cout << fmt::format("{:>6} {:>8} {:>9} {:>10} {:>11} {:>11} {:>12} {:>12} {:>10}\n", "nodes", "pods",
                                  "JSON MB", "decode MB/s", "model MB", "bytes/pod", "snapshot ms", "cycle ms",

@@ -2,8 +2,8 @@
 
 #include "cluster/decode/kinds.hpp"
 #include "cluster/decode/migration_reader.hpp"
-#include "config/location_index.hpp"
 #include "error.hpp"
+#include "text/location_index.hpp"
 
 #include <kdesched/decode.hpp>
 

@@ -7,10 +7,11 @@
 // which a large List would pass).
 #include "cluster/decode/yaml_input.hpp"
 
-#include "config/location_index.hpp"
-#include "config/reporter.hpp"
-#include "config/yaml_to_json.hpp"
 #include "error.hpp"
+#include "text/location_index.hpp"
+#include "text/reporter.hpp"
+#include "text/yaml_documents.hpp"
+#include "text/yaml_to_json.hpp"
 
 #include <kdesched/decode.hpp>
 
@@ -102,11 +103,12 @@ public:
         if (root.IsMap()) {
             const YAML::Node items = root["items"];
             const YAML::Node kind = root["kind"];
+            // A missing key gives an invalid node, on which anything but IsDefined() throws.
             bool kind_given = kind.IsDefined() && !kind.IsNull();
-            std::string kind_text = kind.IsScalar() ? kind.Scalar() : "";
+            std::string kind_text = kind_given && kind.IsScalar() ? kind.Scalar() : "";
             if (items.IsDefined() && items.IsSequence() && (!kind_given || is_list_kind(kind_text))) {
                 const YAML::Node api = root["apiVersion"];
-                std::string api_text = api.IsScalar() ? api.Scalar() : "";
+                std::string api_text = api.IsDefined() && api.IsScalar() ? api.Scalar() : "";
                 std::string item_kind(item_kind_of_list(kind_text));
                 for (const YAML::Node& item : items) object(item, item_kind, api_text);
                 return;
@@ -143,13 +145,7 @@ void decode_yaml(std::string_view text, FileContext& ctx) {
         // Blank lines in front keep yaml-cpp's line numbers those of the file.
         std::string doc_text(static_cast<size_t>(chunk.first_line), '\n');
         doc_text.append(text.substr(chunk.begin, chunk.end - chunk.begin));
-        YAML::Node root;
-        try {
-            root = YAML::Load(doc_text);
-        } catch (const YAML::Exception& e) {
-            throw Error(location_of(e.mark, ctx.origin()).text(), "invalid YAML: " + e.msg);
-        }
-        YamlDocument(ctx).decode(root);
+        for (const YAML::Node& root : load_yaml_documents(doc_text, ctx.origin())) YamlDocument(ctx).decode(root);
     }
 }
 

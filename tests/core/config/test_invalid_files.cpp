@@ -165,7 +165,8 @@ TEST_CASE("empty files and several documents are refused") {
 TEST_CASE("an unreadable file names the path and the OS reason") {
     CHECK(file_errors("invalid/does-not-exist.yaml") ==
           Lines{"invalid/does-not-exist.yaml: cannot read the configuration file: No such file or directory"});
-    CHECK(file_errors("invalid") == Lines{"invalid: cannot read the configuration file: Is a directory"});
+    CHECK(file_errors("invalid") ==
+          Lines{"invalid: the configuration file is a directory (give the path of a regular file or a pipe)"});
 }
 
 TEST_CASE("leader election settings that client-go would reject") {

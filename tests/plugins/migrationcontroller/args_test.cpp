@@ -200,6 +200,11 @@ TEST_CASE("args: every validation error carries its field path", "[args]") {
          {"objectLimiters.namespace.burst"},
          "must be >= 0"},
         {"negative maxMigratingGlobally", R"({"maxMigratingGlobally": -1})", {"maxMigratingGlobally"}, "must be >= 0"},
+        {"negative maxMigratingPerNode", R"({"maxMigratingPerNode": -1})", {"maxMigratingPerNode"}, "must be >= 0"},
+        {"negative maxMigratingPerNamespace",
+         R"({"maxMigratingPerNamespace": -1})",
+         {"maxMigratingPerNamespace"},
+         "must be >= 0 (0 means unlimited), got -1"},
         {"zero arbitration interval",
          R"({"arbitrationArgs": {"interval": "0s"}})",
          {"arbitrationArgs.interval"},
@@ -223,6 +228,14 @@ TEST_CASE("args: every validation error carries its field path", "[args]") {
             for (const auto& p : c.paths) CHECK(err.find(p) != std::string::npos);
         }
     }
+}
+
+TEST_CASE("args: zero and positive migration counts are valid, as in ValidateMigrationControllerArgs", "[args]") {
+    for (const char* field : {"maxMigratingGlobally", "maxMigratingPerNode", "maxMigratingPerNamespace"})
+        for (int value : {0, 10, 100}) {
+            INFO(field << " = " << value);
+            CHECK(create_error("{\"" + std::string(field) + "\": " + std::to_string(value) + "}").empty());
+        }
 }
 
 TEST_CASE("args: a bad nodeSelector fails create", "[args]") {

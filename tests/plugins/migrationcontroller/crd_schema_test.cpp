@@ -1,4 +1,4 @@
-// The objects MigrationController writes fit Koordinator's CRDs (../shared/koordinator-data/crds):
+// The objects MigrationController writes fit Koordinator's CRDs (their schema facts, tests/data/crd):
 // the reconcile, evict and arbitration tests check every create and update they see through
 // check_against_crds; here, that the check itself catches what the API server would refuse or prune.
 #include "reservation.hpp"
@@ -9,9 +9,7 @@
 using namespace mc_test;
 
 TEST_CASE("crd schema: the check refuses wrong types, missing required fields and pruned fields", "[crd]") {
-    const CrdSchema pmj(
-        std::string(KDESCHED_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_podmigrationjobs.yaml",
-        "v1alpha1");
+    const CrdSchema pmj(std::string(KD_CRD_FACTS_DIR) + "/podmigrationjobs.v1alpha1.facts");
     CHECK(pmj.kind() == "PodMigrationJob");
     auto good = parse(JobJson("default", "p").json());
     CHECK(pmj.validate(good) == std::vector<std::string>{});
@@ -29,9 +27,7 @@ TEST_CASE("crd schema: the check refuses wrong types, missing required fields an
 }
 
 TEST_CASE("crd schema: a Reservation built for a running pod fits the Reservation CRD", "[crd]") {
-    const CrdSchema reservation(
-        std::string(KDESCHED_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_reservations.yaml",
-        "v1alpha1");
+    const CrdSchema reservation(std::string(KD_CRD_FACTS_DIR) + "/reservations.v1alpha1.facts");
     SnapshotBuilder b;
     base_cluster(b);
     web_pod(b, "p").tolerate("dedicated", "Equal", "web", "NoSchedule").require_node("zone", "In", {"a", "b"});

@@ -282,15 +282,11 @@ inline bool contains(const std::vector<std::string>& v, std::string_view needle)
 }
 
 // Checks every object a write line ("create <json>" / "update <json>") carries against
-// Koordinator's CRD of its kind (../shared/koordinator-data/crds); returns "" so that the fake
+// Koordinator's CRD of its kind (its schema facts, tests/data/crd); returns "" so that the fake
 // host accepts the write. Use as FakeHost::on_write.
 inline std::string check_against_crds(const std::string& what) {
-    static const CrdSchema pmj(
-        std::string(KDESCHED_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_podmigrationjobs.yaml",
-        "v1alpha1");
-    static const CrdSchema reservation(
-        std::string(KDESCHED_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_reservations.yaml",
-        "v1alpha1");
+    static const CrdSchema pmj(std::string(KD_CRD_FACTS_DIR) + "/podmigrationjobs.v1alpha1.facts");
+    static const CrdSchema reservation(std::string(KD_CRD_FACTS_DIR) + "/reservations.v1alpha1.facts");
     if (what.rfind("create ", 0) != 0 && what.rfind("update ", 0) != 0) return "";
     auto doc = parse(what.substr(7));
     std::string kind = str(doc, "/kind");

@@ -1,6 +1,6 @@
 // The wire form plugins read (kd_snapshot.list_objects, encoded by cluster/migration_json.cpp) of
-// PodMigrationJobs and Reservations fits Koordinator's CRDs, so what kdesched stores and writes back
-// is what a real koord-scheduler and koord-descheduler would accept.
+// PodMigrationJobs and Reservations fits Koordinator's CRDs (their schema facts in tests/data/crd), so what kdesched
+// stores and writes back is what a real koord-scheduler and koord-descheduler would accept.
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 #include "crd_schema.hpp"
@@ -11,6 +11,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 using namespace kd::core;
 
 TEST_CASE("PodMigrationJobs and Reservations listed to plugins fit the CRDs", "[decode][crd]") {
@@ -19,9 +22,9 @@ TEST_CASE("PodMigrationJobs and Reservations listed to plugins fit the CRDs", "[
     auto snap = model.snapshot(0);
     kd::Snapshot s(&snap->raw());
     for (const char* kind : {"PodMigrationJob", "Reservation"}) {
-        std::string file = std::string(KD_SHARED_DIR) + "/koordinator-data/crds/scheduling.koordinator.sh_" +
-                           (std::string(kind) == "Reservation" ? "reservations" : "podmigrationjobs") + ".yaml";
-        CrdSchema schema(file, "v1alpha1");
+        CrdSchema schema(std::string(KD_CRD_FACTS_DIR) + "/" +
+                         (std::string(kind) == "Reservation" ? "reservations" : "podmigrationjobs") +
+                         ".v1alpha1.facts");
         rapidjson::Document list;
         std::string text(s.list_objects(kind));
         list.Parse(text.c_str());
@@ -32,5 +35,26 @@ TEST_CASE("PodMigrationJobs and Reservations listed to plugins fit the CRDs", "[
             CHECK(std::string(obj["kind"].GetString()) == kind);
             CHECK(schema.validate(obj) == std::vector<std::string>{});
         }
+    }
+}
+
+TEST_CASE("the NodeMetrics of the test and example snapshots fit the NodeMetric CRD", "[decode][crd]") {
+    CrdSchema schema(std::string(KD_CRD_FACTS_DIR) + "/nodemetrics.v1alpha1.facts");
+    for (std::string file :
+         {std::string(KD_DECODE_DATA_DIR) + "/cluster.json", std::string(KD_EXAMPLES_DIR) + "/hotspot.json"}) {
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        rapidjson::Document doc;
+        doc.Parse(text.str().c_str());
+        REQUIRE(doc.HasMember("items"));
+        size_t checked = 0;
+        for (const auto& obj : doc["items"].GetArray()) {
+            if (std::string(obj["kind"].GetString()) != "NodeMetric") continue;
+            INFO(file << ": NodeMetric " << obj["metadata"]["name"].GetString());
+            CHECK(schema.validate(obj) == std::vector<std::string>{});
+            ++checked;
+        }
+        CHECK(checked >= 1);
     }
 }

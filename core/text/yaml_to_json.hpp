@@ -4,8 +4,8 @@
 // non-scalar keys and unsupported tags, each with file:line:column.
 #pragma once
 
-#include "config/location_index.hpp"
-#include "config/reporter.hpp"
+#include "text/location_index.hpp"
+#include "text/reporter.hpp"
 
 #include <rapidjson/document.h>
 #include <yaml-cpp/yaml.h>
@@ -18,8 +18,5 @@ namespace kd::core {
 // Problems go to `report`; an offending key is left out of the JSON, so decoding never sees it.
 void yaml_to_json(const YAML::Node& root, const std::string& origin, rapidjson::Document& doc, LocationIndex& index,
                   Reporter& report);
-
-// yaml-cpp Marks are 0-based; SourceLocation is 1-based.
-SourceLocation location_of(const YAML::Mark& mark, const std::string& origin);
 
 }  // namespace kd::core

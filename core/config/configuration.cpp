@@ -1,12 +1,7 @@
-// The small member functions of the public configuration types.
+// The small member functions of the configuration types.
 #include "config/configuration.hpp"
 
 namespace kd::core {
-
-std::string SourceLocation::text() const {
-    if (line <= 0) return file;
-    return file + ":" + std::to_string(line) + ":" + std::to_string(column);
-}
 
 namespace {
 

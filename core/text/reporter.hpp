@@ -2,8 +2,8 @@
 // kd::core::Error, each line "file:line:column: path: message", sorted by position.
 #pragma once
 
-#include "config/configuration.hpp"
-#include "config/location_index.hpp"
+#include "text/location_index.hpp"
+#include "text/source_location.hpp"
 
 #include <kdesched/decode.hpp>
 

@@ -1,4 +1,4 @@
-#include "config/reporter.hpp"
+#include "text/reporter.hpp"
 
 #include "error.hpp"
 

@@ -1,4 +1,4 @@
-#include "config/yaml_to_json.hpp"
+#include "text/yaml_to_json.hpp"
 
 #include <kdesched/decode.hpp>
 
@@ -10,11 +10,6 @@
 #include <unordered_map>
 
 namespace kd::core {
-
-SourceLocation location_of(const YAML::Mark& mark, const std::string& origin) {
-    if (mark.line < 0) return SourceLocation{origin, 0, 0};
-    return SourceLocation{origin, mark.line + 1, mark.column + 1};
-}
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "config/location_index.hpp"
+#include "text/location_index.hpp"
 
 namespace kd::core {
 

@@ -1,5 +1,6 @@
 // Koordinator's shipped koord-descheduler ConfigMap must load unchanged, both as the ConfigMap and
 // as the embedded DeschedulerConfiguration on its own.
+#include "reference_data.hpp"
 #include "support.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -13,7 +14,7 @@ using kd::core::test::names;
 
 namespace {
 
-const std::string kShipped = KD_KOORDINATOR_CONFIG;
+const std::string kShipped = std::string(KD_SHARED_DIR) + "/koordinator-data/descheduler-config.yaml";
 const std::string kDataKey = "koord-descheduler-config";
 
 // Values that do not depend on how the file was given. `origin` is what locations name.
@@ -64,13 +65,15 @@ void check_shipped(const DeschedulerConfiguration& cfg, const std::string& origi
 
 }  // namespace
 
-TEST_CASE("the shipped Koordinator ConfigMap loads unchanged") {
+TEST_CASE("the shipped Koordinator ConfigMap loads unchanged", "[reference]") {
+    if (!koordinator_data("loading Koordinator's shipped ConfigMap")) return;
     DeschedulerConfiguration cfg = load_configuration(kShipped);
     CHECK(cfg.sourceFile == kShipped);
     check_shipped(cfg, kShipped + "[data." + kDataKey + "]");
 }
 
-TEST_CASE("the shipped Koordinator configuration loads when extracted to its own file") {
+TEST_CASE("the shipped Koordinator configuration loads when extracted to its own file", "[reference]") {
+    if (!koordinator_data("loading Koordinator's shipped configuration")) return;
     YAML::Node cm = YAML::LoadFile(kShipped);
     std::string text = cm["data"][kDataKey].as<std::string>();
     auto path =

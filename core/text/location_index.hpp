@@ -3,7 +3,7 @@
 // know paths, can be reported as file:line:column.
 #pragma once
 
-#include "config/configuration.hpp"
+#include "text/source_location.hpp"
 
 #include <string>
 #include <unordered_map>
