@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/configuration.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 
 #include <filesystem>
 #include <string>

@@ -1,6 +1,6 @@
 #include "picker/picker_config.hpp"
 
-#include "picker/base64.hpp"
+#include "net/base64.hpp"
 #include "picker/picker_error.hpp"
 
 #include <kdesched/decode.hpp>
@@ -40,7 +40,7 @@ std::string header_value(const kd::PickerHeader& h, const std::string& path, con
             "Secret " + secret + " has no key \"" + ref.key + "\" (its keys: " + (keys.empty() ? "none" : keys) + ")",
             "add the key to the Secret, or fix secretKeyRef.key");
     }
-    std::optional<std::string> value = decode_base64(it->second);
+    std::optional<std::string> value = net::decode_base64(it->second);
     if (!value)
         throw PickerError(PickFailure::secret, where,
                           "key \"" + ref.key + "\" of Secret " + secret + " is not valid base64",

@@ -1,8 +1,10 @@
 #include "picker/pod_picker.hpp"
 
-#include "picker/http_client.hpp"
+#include "net/http_client.hpp"
 #include "picker/picker_contract.hpp"
 #include "picker/picker_error.hpp"
+
+#include <optional>
 
 namespace kd::core::picker {
 
@@ -13,13 +15,13 @@ std::string attempts(int n) {
 }
 
 // The last attempt's failure, told with the number of attempts made.
-PickerError exhausted(const HttpExchange& last, const PickerEndpoint& endpoint, const std::string& where, int made) {
-    if (last.failure == PickFailure::timeout)
+PickerError exhausted(const net::Response& last, const PickerEndpoint& endpoint, const std::string& where, int made) {
+    if (last.failure == net::Failure::timeout)
         return PickerError(
             PickFailure::timeout, where,
             "no answer within " + std::to_string(endpoint.timeout.count()) + "s (" + attempts(made) + ")",
             "raise podPicker.timeoutSeconds or make the picker answer faster");
-    if (last.failure == PickFailure::connection)
+    if (!last.answered())
         return PickerError(PickFailure::connection, where,
                            "no connection: " + last.problem + " (" + attempts(made) + ")",
                            "check podPicker.http (scheme, host, port, caFile) and that the picker is running");
@@ -37,15 +39,25 @@ std::vector<uint8_t> run(std::string_view picker_json, const std::vector<std::st
             "a plugin asks for between 1 and the number of candidates");
     const PickerEndpoint endpoint = resolve_endpoint(picker_json, secrets);
     const std::string where = "Pod Picker " + endpoint.url;
-    const std::string body = encode_pick_request(candidates, requested);
-    HttpExchange last;
+    net::ClientConfig config;
+    config.timeout = endpoint.timeout;
+    config.tls.ca_pem = endpoint.ca_pem;
+    std::optional<net::HttpClient> client;
+    try {
+        client.emplace(endpoint.url, config);
+    } catch (const Error& e) {
+        throw PickerError(PickFailure::config, "podPicker.http", e.what(), "check scheme, host, port and path");
+    }
+    const net::Request request{"POST", "", endpoint.headers, encode_pick_request(candidates, requested),
+                               "application/json"};
+    net::Response last;
     int made = 0;
     while (made <= endpoint.max_retries) {
-        last = post_json(endpoint, body);
+        last = client->send(request);
         ++made;
-        if (!last.failure && last.status < 500) break;  // an answer worth reading
+        if (last.answered() && last.status < 500) break;  // an answer worth reading
     }
-    if (last.failure || last.status >= 500) throw exhausted(last, endpoint, where, made);
+    if (!last.answered() || last.status >= 500) throw exhausted(last, endpoint, where, made);
     if (last.status < 200 || last.status > 299)
         throw PickerError(PickFailure::http_status, where,
                           "answered HTTP " + std::to_string(last.status) + " " + last.reason,

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "config/configuration.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 #include "runtime/eviction_limiter.hpp"
 #include "runtime/host_context.hpp"
 #include "runtime/profile_runtime.hpp"

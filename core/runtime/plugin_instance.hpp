@@ -2,7 +2,7 @@
 // KD_ERROR into messages. Destroyed before its library is unloaded (it holds the library).
 #pragma once
 
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 
 #include <kdesched/abi.h>
 

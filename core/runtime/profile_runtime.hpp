@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config/configuration.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 #include "runtime/call_scope.hpp"
 #include "runtime/evictor_proxy.hpp"
 #include "runtime/host_context.hpp"

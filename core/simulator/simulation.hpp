@@ -5,7 +5,7 @@
 
 #include "cluster/cluster_model.hpp"
 #include "config/configuration.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 #include "simulator/simulation_report.hpp"
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include "config/configuration.hpp"
 #include "error.hpp"
 #include "generate/cluster_generator.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 #include "runtime/descheduler.hpp"
 #include "simulator/simulated_writer.hpp"
 

@@ -1,6 +1,5 @@
-// The parts of the Pod Picker that need no server: the request body, answer ranking, base64 and
-// the endpoint a podPicker block becomes.
-#include "picker/base64.hpp"
+// The parts of the Pod Picker that need no server: the request body, answer ranking and the
+// endpoint a podPicker block becomes.
 #include "picker/picker_config.hpp"
 #include "picker/picker_contract.hpp"
 #include "picker/picker_error.hpp"
@@ -43,19 +42,6 @@ TEST_CASE("contract: a broken answer is an invalid-answer error at the given pla
               "answer {\"chosen_pods\": [...], \"tied_pods\": [...]} with names taken from candidate_pods, at least "
               "number_of_pods_requested in total)");
     }
-}
-
-TEST_CASE("base64: Kubernetes Secret data decodes; anything else is refused", "[picker]") {
-    CHECK(decode_base64("") == "");
-    CHECK(decode_base64("Zg==") == "f");
-    CHECK(decode_base64("Zm8=") == "fo");
-    CHECK(decode_base64("Zm9v") == "foo");
-    CHECK(decode_base64("QmVhcmVyIHMzY3JldA==") == "Bearer s3cret");
-    CHECK(decode_base64("/+8=") == std::string("\xff\xef"));
-    CHECK_FALSE(decode_base64("Zm9"));       // not a multiple of 4
-    CHECK_FALSE(decode_base64("Zm=v"));      // padding inside
-    CHECK_FALSE(decode_base64("Zg==Zm9v"));  // padding before the end
-    CHECK_FALSE(decode_base64("Zm9v!A=="));
 }
 
 TEST_CASE("config: the endpoint of a podPicker block", "[picker]") {

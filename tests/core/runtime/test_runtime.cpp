@@ -1,7 +1,7 @@
 // The extension-point runtime: building profiles, the evictor proxy's order and limits, the cycle.
 #include "config/configuration.hpp"
 #include "error.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 #include "runtime/descheduler.hpp"
 
 #include <kdesched/plugin.hpp>

@@ -4,7 +4,7 @@
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 #include "config/configuration.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 #include "simulator/simulated_writer.hpp"
 #include "simulator/simulation.hpp"
 

@@ -1,8 +1,8 @@
-#include "picker/base64.hpp"
+#include "net/base64.hpp"
 
 #include <cstdint>
 
-namespace kd::core::picker {
+namespace kd::core::net {
 
 namespace {
 
@@ -39,4 +39,4 @@ std::optional<std::string> decode_base64(std::string_view text) {
     return out;
 }
 
-}  // namespace kd::core::picker
+}  // namespace kd::core::net

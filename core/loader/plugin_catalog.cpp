@@ -1,4 +1,4 @@
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 
 #include "error.hpp"
 

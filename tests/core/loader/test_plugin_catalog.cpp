@@ -1,6 +1,6 @@
 // The loader against real .so fixtures: one per failure mode, asserting the message.
 #include "error.hpp"
-#include "plugins/plugin_catalog.hpp"
+#include "loader/plugin_catalog.hpp"
 
 #include <catch2/catch.hpp>
 

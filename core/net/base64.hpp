@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace kd::core::picker {
+namespace kd::core::net {
 
 // The decoded bytes, or nullopt when `text` is not padded standard base64.
 std::optional<std::string> decode_base64(std::string_view text);
 
-}  // namespace kd::core::picker
+}  // namespace kd::core::net
