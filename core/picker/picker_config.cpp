@@ -4,7 +4,7 @@
 #include "picker/picker_error.hpp"
 
 #include <kdesched/decode.hpp>
-#include <kdesched/plugin.hpp>
+#include <kdesched/pod_picker.hpp>
 
 #include <openssl/pem.h>
 #include <openssl/x509.h>

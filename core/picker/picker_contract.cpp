@@ -2,7 +2,7 @@
 
 #include "picker/picker_error.hpp"
 
-#include <kdesched/plugin.hpp>
+#include <kdesched/pod_picker.hpp>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

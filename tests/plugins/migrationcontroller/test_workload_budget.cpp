@@ -1,6 +1,6 @@
 // GetMaxUnavailable / GetMaxMigrating (spec C.5) and the token bucket the limits are built on.
-#include "workload_budget.hpp"
 #include "token_bucket.hpp"
+#include "workload_budget.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // RFC 3339 timestamps (metav1.Time) → Unix milliseconds.
-#include "cluster/rfc3339.hpp"
+#include <kdesched/rfc3339.hpp>
 
 #include <catch2/catch.hpp>
 
-using kd::core::parse_rfc3339_ms;
+using kd::parse_rfc3339_ms;
 
 TEST_CASE("RFC 3339 timestamps become Unix milliseconds", "[time]") {
     CHECK(parse_rfc3339_ms("1970-01-01T00:00:00Z") == 0);

@@ -1,9 +1,9 @@
 // Thresholds (B.3, B.5), node usage (B.4) and classification (B.6).
-#include "thresholds.hpp"
 #include "classify.hpp"
 #include "node_usage.hpp"
 #include "pools.hpp"
 #include "test_util.hpp"
+#include "thresholds.hpp"
 
 #include <catch2/catch.hpp>
 

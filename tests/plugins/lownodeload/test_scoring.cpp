@@ -1,6 +1,6 @@
 // Scoring and sorting (B.8) and the Koordinator pod classes (B.11).
-#include "scoring.hpp"
 #include "pod_class.hpp"
+#include "scoring.hpp"
 #include "test_util.hpp"
 
 #include <catch2/catch.hpp>
