@@ -219,8 +219,9 @@ const kd_pod_spec* ClusterModel::intern_pod_spec(const PodDraft& d, std::string_
 }
 
 void ClusterModel::on_pod(const PodDraft& d) {
+    ++revision_;
     std::string derived_uid;
-    if (d.meta.uid.empty()) derived_uid = "pod/" + std::string(d.meta.ns) + "/" + std::string(d.meta.name);
+    if (d.meta.uid.empty()) derived_uid = key_of(ObjectKind::pod, "", d.meta.ns, d.meta.name);
     std::string_view uid = d.meta.uid.empty() ? std::string_view(derived_uid) : d.meta.uid;
     uint32_t slot = find_pod_slot(uid);
     bool existing = slot != SlotIndex::kNone;
@@ -298,6 +299,7 @@ void ClusterModel::unlink_pod(uint32_t slot) {
 }
 
 bool ClusterModel::delete_pod(std::string_view uid) {
+    ++revision_;
     uint32_t slot = find_pod_slot(uid);
     if (slot == SlotIndex::kNone) return false;
     unlink_pod(slot);
@@ -391,7 +393,8 @@ std::vector<const kd_pod*> ClusterModel::pods() const {
 // Nodes and NodeMetrics
 
 void ClusterModel::on_node(const NodeDraft& d) {
-    std::string uid = d.meta.uid.empty() ? "node/" + std::string(d.meta.name) : std::string(d.meta.uid);
+    ++revision_;
+    std::string uid = key_of(ObjectKind::node, d.meta.uid, "", d.meta.name);
     uint32_t slot;
     auto it = node_by_uid_.find(uid);
     if (it != node_by_uid_.end()) {
@@ -440,6 +443,7 @@ void ClusterModel::on_node(const NodeDraft& d) {
 }
 
 bool ClusterModel::delete_node(std::string_view uid) {
+    ++revision_;
     auto it = node_by_uid_.find(std::string(uid));
     if (it == node_by_uid_.end()) return false;
     NodeRecord& rec = node_slots_[it->second];
@@ -466,6 +470,7 @@ std::vector<const kd_node*> ClusterModel::nodes() const {
 }
 
 void ClusterModel::on_node_metric(const NodeMetricDraft& d) {
+    ++revision_;
     auto rec = std::make_unique<MetricRecord>();
     size_t total = d.system_usage.size();
     for (const auto& p : d.pods) total += p.usage.size();
@@ -545,10 +550,12 @@ void ClusterModel::compact_unique_text_if_mostly_garbage() {
 }
 
 void ClusterModel::touch_node_metrics(int64_t update_ms) {
+    ++revision_;
     for (auto& [name, rec] : metrics_) rec->metric.update_time_ms = update_ms;
 }
 
 bool ClusterModel::delete_node_metric(std::string_view node_name) {
+    ++revision_;
     auto it = metrics_.find(std::string(node_name));
     if (it == metrics_.end()) return false;
     retire_metric_names(*it->second);
@@ -572,11 +579,6 @@ std::map<std::string, std::string> to_map(const std::vector<KeyValueDraft>& kvs)
     return out;
 }
 
-std::string uid_or(std::string_view uid, std::string_view kind, std::string_view ns, std::string_view name) {
-    if (!uid.empty()) return std::string(uid);
-    return std::string(kind) + "/" + std::string(ns) + "/" + std::string(name);
-}
-
 }  // namespace
 
 size_t ClusterModel::workload_name_hash(std::string_view kind, std::string_view ns, std::string_view name) {
@@ -588,7 +590,10 @@ uint32_t ClusterModel::find_workload_slot(std::string_view uid) const {
 }
 
 void ClusterModel::on_workload(const WorkloadDraft& d) {
-    std::string derived = d.meta.uid.empty() ? uid_or(d.meta.uid, d.kind, d.meta.ns, d.meta.name) : "";
+    ++revision_;
+    std::string derived =
+        d.meta.uid.empty() ? key_of(object_kind(d.kind).value_or(ObjectKind::replica_set), "", d.meta.ns, d.meta.name)
+                           : "";
     std::string_view uid = d.meta.uid.empty() ? std::string_view(derived) : d.meta.uid;
     uint32_t slot = find_workload_slot(uid);
     bool existing = slot != SlotIndex::kNone;
@@ -622,6 +627,7 @@ void ClusterModel::on_workload(const WorkloadDraft& d) {
 }
 
 bool ClusterModel::delete_workload(std::string_view uid) {
+    ++revision_;
     uint32_t slot = find_workload_slot(uid);
     if (slot == SlotIndex::kNone) return false;
     Workload& w = workload_slots_[slot];
@@ -647,8 +653,9 @@ const Workload* ClusterModel::workload_by_name(std::string_view kind, std::strin
 }
 
 void ClusterModel::on_pdb(const PodDisruptionBudgetDraft& d) {
+    ++revision_;
     PodDisruptionBudget b;
-    b.uid = uid_or(d.meta.uid, "PodDisruptionBudget", d.meta.ns, d.meta.name);
+    b.uid = key_of(ObjectKind::pdb, d.meta.uid, d.meta.ns, d.meta.name);
     b.ns = std::string(d.meta.ns);
     b.name = std::string(d.meta.name);
     b.selector = d.selector;
@@ -659,16 +666,18 @@ void ClusterModel::on_pdb(const PodDisruptionBudgetDraft& d) {
 }
 
 void ClusterModel::on_namespace(const NamespaceDraft& d) {
+    ++revision_;
     Namespace n;
-    n.uid = uid_or(d.meta.uid, "Namespace", "", d.meta.name);
+    n.uid = key_of(ObjectKind::namespace_, d.meta.uid, "", d.meta.name);
     n.name = std::string(d.meta.name);
     n.labels = to_map(d.meta.labels);
     namespaces_[n.uid] = std::move(n);
 }
 
 void ClusterModel::on_secret(const SecretDraft& d) {
+    ++revision_;
     Secret s;
-    s.uid = uid_or(d.meta.uid, "Secret", d.meta.ns, d.meta.name);
+    s.uid = key_of(ObjectKind::secret, d.meta.uid, d.meta.ns, d.meta.name);
     s.ns = std::string(d.meta.ns);
     s.name = std::string(d.meta.name);
     s.data = to_map(d.data);
@@ -686,8 +695,8 @@ namespace {
 // The few owned kinds (PodMigrationJob, Reservation) share their storage rules: keyed by UID,
 // one derived from kind and name when the object has none.
 template <class T>
-void upsert(std::map<std::string, T, std::less<>>& objects, T obj, const char* kind) {
-    if (obj.uid.empty()) obj.uid = std::string(kind) + "/" + obj.name;
+void upsert(std::map<std::string, T, std::less<>>& objects, T obj, ObjectKind kind) {
+    if (obj.uid.empty()) obj.uid = ClusterModel::key_of(kind, "", "", obj.name);
     std::string uid = obj.uid;
     objects[uid] = std::move(obj);
 }
@@ -709,10 +718,12 @@ bool erase_uid(std::map<std::string, T, std::less<>>& objects, std::string_view 
 }  // namespace
 
 void ClusterModel::on_migration_job(PodMigrationJob job) {
-    upsert(jobs_, std::move(job), "PodMigrationJob");
+    ++revision_;
+    upsert(jobs_, std::move(job), ObjectKind::migration_job);
 }
 
 bool ClusterModel::delete_migration_job(std::string_view uid) {
+    ++revision_;
     return erase_uid(jobs_, uid);
 }
 
@@ -742,10 +753,12 @@ std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod_name(st
 }
 
 void ClusterModel::on_reservation(Reservation r) {
-    upsert(reservations_, std::move(r), "Reservation");
+    ++revision_;
+    upsert(reservations_, std::move(r), ObjectKind::reservation);
 }
 
 bool ClusterModel::delete_reservation(std::string_view uid) {
+    ++revision_;
     return erase_uid(reservations_, uid);
 }
 
@@ -757,6 +770,108 @@ const Reservation* ClusterModel::reservation_by_name(std::string_view name) cons
     for (const auto& [uid, r] : reservations_)
         if (r.name == name) return &r;
     return nullptr;
+}
+
+bool ClusterModel::delete_pdb(std::string_view uid) {
+    ++revision_;
+    return pdbs_.erase(std::string(uid)) > 0;
+}
+
+bool ClusterModel::delete_namespace(std::string_view uid) {
+    ++revision_;
+    return namespaces_.erase(std::string(uid)) > 0;
+}
+
+bool ClusterModel::delete_secret(std::string_view uid) {
+    ++revision_;
+    return secrets_.erase(std::string(uid)) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Any kind, by key
+
+std::string ClusterModel::key_of(ObjectKind kind, std::string_view uid, std::string_view ns, std::string_view name) {
+    if (kind == ObjectKind::node_metric) return std::string(name);
+    if (!uid.empty()) return std::string(uid);
+    switch (kind) {
+        case ObjectKind::pod:
+            return "pod/" + std::string(ns) + "/" + std::string(name);
+        case ObjectKind::node:
+            return "node/" + std::string(name);
+        case ObjectKind::migration_job:
+        case ObjectKind::reservation:
+            return std::string(kind_name(kind)) + "/" + std::string(name);
+        default:
+            return std::string(kind_name(kind)) + "/" + std::string(ns) + "/" + std::string(name);
+    }
+}
+
+namespace {
+
+template <class Map>
+void append_keys(const Map& objects, std::vector<std::string>& out) {
+    for (const auto& [key, object] : objects) out.push_back(key);
+}
+
+}  // namespace
+
+std::vector<std::string> ClusterModel::keys_of(ObjectKind kind) const {
+    std::vector<std::string> out;
+    switch (kind) {
+        case ObjectKind::pod:
+            for (const auto& r : pod_slots_)
+                if (r.alive()) out.emplace_back(view(r.pod.uid));
+            break;
+        case ObjectKind::node:
+            append_keys(node_by_uid_, out);
+            break;
+        case ObjectKind::node_metric:
+            append_keys(metrics_, out);
+            break;
+        case ObjectKind::pdb:
+            append_keys(pdbs_, out);
+            break;
+        case ObjectKind::namespace_:
+            append_keys(namespaces_, out);
+            break;
+        case ObjectKind::secret:
+            append_keys(secrets_, out);
+            break;
+        case ObjectKind::migration_job:
+            append_keys(jobs_, out);
+            break;
+        case ObjectKind::reservation:
+            append_keys(reservations_, out);
+            break;
+        default:  // the workload kinds
+            for (const auto& w : workload_slots_)
+                if (!w.kind.empty() && w.kind == kind_name(kind)) out.emplace_back(w.uid);
+            break;
+    }
+    return out;
+}
+
+bool ClusterModel::remove(ObjectKind kind, std::string_view key) {
+    switch (kind) {
+        case ObjectKind::pod:
+            return delete_pod(key);
+        case ObjectKind::node:
+            return delete_node(key);
+        case ObjectKind::node_metric:
+            return delete_node_metric(key);
+        case ObjectKind::pdb:
+            return delete_pdb(key);
+        case ObjectKind::namespace_:
+            return delete_namespace(key);
+        case ObjectKind::secret:
+            return delete_secret(key);
+        case ObjectKind::migration_job:
+            return delete_migration_job(key);
+        case ObjectKind::reservation:
+            return delete_reservation(key);
+        default:
+            return delete_workload(key);
+    }
 }
 
 std::unique_ptr<ClusterSnapshot> ClusterModel::snapshot(int64_t now_ms) const {

@@ -1,16 +1,22 @@
 // The in-memory cluster: the objects the descheduler needs, kept compactly (interned strings and
-// arrays, the ABI structs stored in place) and fed incrementally — add, update or delete by UID,
-// as a watch delivers them — or in bulk by the snapshot decoders (it is an ObjectSink).
+// arrays, the ABI structs stored in place) and fed incrementally — add, update or delete by key,
+// as a watch delivers them; replaced kind by kind on a relist (see Relist) — or in bulk by the
+// snapshot decoders (it is an ObjectSink). Every change moves revision() on.
 //
-// Plugins never see the model itself: `snapshot()` builds, per cycle, arrays of pointers into it
-// (no object is copied) wrapped in a kd_snapshot. The model must not change while a snapshot
+// Plugins never see the model itself: `snapshot()` builds, per hook call, arrays of pointers into
+// it (no object is copied) wrapped in a kd_snapshot. The model must not change while a snapshot
 // built from it is in use.
+//
+// Threading: one thread owns the model, the control thread. Network threads never touch it: they
+// queue what they received, and the control thread applies it between hook calls (see
+// runtime/driver.hpp).
 #pragma once
 
 #include "cluster/array_pool.hpp"
 #include "cluster/content_key.hpp"
 #include "cluster/drafts.hpp"
 #include "cluster/migration_objects.hpp"
+#include "cluster/object_kind.hpp"
 #include "cluster/slot_index.hpp"
 #include "cluster/string_pool.hpp"
 
@@ -75,6 +81,14 @@ public:
     void on_migration_job(PodMigrationJob job) override;
     void on_reservation(Reservation r) override;
 
+    // The key an object is stored under: its UID, or one derived from kind, namespace and name
+    // when it has none (snapshot files); NodeMetrics are keyed by their node's name.
+    static std::string key_of(ObjectKind kind, std::string_view uid, std::string_view ns, std::string_view name);
+    // Keys of every object of `kind`.
+    std::vector<std::string> keys_of(ObjectKind kind) const;
+    // Deletes an object of `kind` by key; false when unknown.
+    bool remove(ObjectKind kind, std::string_view key);
+
     // Deletes by UID; false when unknown.
     bool delete_pod(std::string_view uid);
     bool delete_node(std::string_view uid);
@@ -84,6 +98,12 @@ public:
     bool delete_workload(std::string_view uid);
     bool delete_migration_job(std::string_view uid);
     bool delete_reservation(std::string_view uid);
+    bool delete_pdb(std::string_view uid);
+    bool delete_namespace(std::string_view uid);
+    bool delete_secret(std::string_view uid);
+
+    // Moves on with every change: two snapshots of the same revision show the same cluster.
+    uint64_t revision() const { return revision_; }
 
     // Lookups.
     const kd_pod* pod_by_uid(std::string_view uid) const;
@@ -206,6 +226,7 @@ private:
     std::map<std::string, Secret> secrets_;
     std::map<std::string, PodMigrationJob, std::less<>> jobs_;  // by UID
     std::map<std::string, Reservation, std::less<>> reservations_;
+    uint64_t revision_ = 0;
 
     friend class ClusterSnapshot;
 };

@@ -43,7 +43,8 @@ ClusterSnapshot::ClusterSnapshot(const ClusterModel& model, int64_t now_ms) : mo
                         &find_pod_cb,
                         &find_node_cb,
                         &list_objects_cb,
-                        &pod_workload_cb};
+                        &pod_workload_cb,
+                        model.revision()};
 }
 
 kd_pod_ref_list ClusterSnapshot::pods_on_node_cb(const kd_snapshot* s, kd_str node) {

@@ -102,3 +102,33 @@ struct Reservation {
 };
 
 }  // namespace kd::core
+
+namespace kd::core {
+
+// The status subresource of each kind: what an update of the main resource keeps from the
+// stored object and what a status update takes from the new one.
+inline void copy_status(const PodMigrationJob& from, PodMigrationJob& to) {
+    to.phase = from.phase;
+    to.status = from.status;
+    to.reason = from.reason;
+    to.message = from.message;
+    to.node_name = from.node_name;
+    to.conditions = from.conditions;
+    to.status_pod_ref = from.status_pod_ref;
+}
+inline void copy_status(const Reservation& from, Reservation& to) {
+    to.phase = from.phase;
+    to.node_name = from.node_name;
+    to.conditions = from.conditions;
+    to.current_owners = from.current_owners;
+}
+
+// The API resource of each kind, as the API server names it in messages.
+inline const char* resource_of(const PodMigrationJob&) {
+    return "podmigrationjobs.scheduling.koordinator.sh";
+}
+inline const char* resource_of(const Reservation&) {
+    return "reservations.scheduling.koordinator.sh";
+}
+
+}  // namespace kd::core

@@ -6,12 +6,12 @@
 
 namespace kd::core {
 
-Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterWriter* writer,
+Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterBackend* backend,
                          RunObserver* observer)
     : config_(config),
       limiter_(config.maxNoOfPodsToEvictPerNode, config.maxNoOfPodsToEvictPerNamespace,
                config.maxNoOfPodsToEvictTotal) {
-    ctx_.writer = writer;
+    ctx_.backend = backend;
     ctx_.observer = observer;
     ctx_.limiter = &limiter_;
     ctx_.dry_run = config.dryRun;

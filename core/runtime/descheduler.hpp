@@ -21,7 +21,7 @@ namespace kd::core {
 class Descheduler {
 public:
     // Builds every profile's framework; throws one Error listing the problems of all profiles.
-    Descheduler(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterWriter* writer,
+    Descheduler(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterBackend* backend,
                 RunObserver* observer);
 
     // One cycle over `cluster` (its all_nodes: every ready node). Returns nullopt, or why the

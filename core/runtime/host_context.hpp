@@ -1,7 +1,8 @@
-// What every profile's plugins share during a run: the cluster backend they write through, the
+// What every profile's plugins share during a run: the cluster back end they write through, the
 // global eviction limiter, the framework dry-run switch and whoever watches the outcomes.
 #pragma once
 
+#include "runtime/cluster_backend.hpp"
 #include "runtime/eviction_limiter.hpp"
 
 #include <kdesched/abi.h>
@@ -11,31 +12,6 @@
 #include <string_view>
 
 namespace kd::core {
-
-// The cluster writes plugins can ask for (kd_host's write callbacks), and the Secret reads of
-// host services. Two back ends: the simulator and the API server. Each returns "" or the error;
-// `plugin` is the plugin that asked.
-class ClusterWriter {
-public:
-    virtual ~ClusterWriter() = default;
-    // Evicts the pod (policy/v1 Eviction; the simulator deletes it).
-    virtual std::string evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) = 0;
-    // PodMigrationJob / Reservation in their JSON wire form.
-    virtual std::string create_object(std::string_view json, std::string_view plugin);
-    virtual std::string update_object(std::string_view json, std::string_view plugin);
-    virtual std::string delete_object(std::string_view kind, std::string_view ns, std::string_view name,
-                                      std::string_view plugin);
-    virtual std::string delete_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin);
-    virtual std::string annotate_pod(const kd_pod& pod, std::string_view key, std::string_view value,
-                                     std::string_view plugin);
-    virtual void record_event(std::string_view kind, std::string_view ns, std::string_view name, std::string_view type,
-                              std::string_view reason, std::string_view action, std::string_view message,
-                              std::string_view plugin);
-    // The one read host services need (the Pod Picker's secretKeyRef headers): fills `data` with
-    // Secret ns/name's data (values base64, as stored) and returns "", or returns why it cannot.
-    virtual std::string read_secret(std::string_view ns, std::string_view name,
-                                    std::map<std::string, std::string>& data);
-};
 
 // One eviction request and what became of it. Views and the pod are valid during the
 // on_eviction call only (thousands of requests a cycle: nothing is copied unless kept).
@@ -72,7 +48,7 @@ public:
 };
 
 struct HostContext {
-    ClusterWriter* writer = nullptr;
+    ClusterBackend* backend = nullptr;
     RunObserver* observer = nullptr;
     EvictionLimiter* limiter = nullptr;
     bool dry_run = false;

@@ -52,7 +52,7 @@ private:
 // Collects a hook's error message through the C error sink.
 struct ErrorSink {
     std::string message;
-    kd_error_sink sink{sizeof(kd_error_sink), this, &set};
+    kd_error_sink sink{sizeof(kd_error_sink), this, &set, KD_WRITE_OK, {}};
     static void set(kd_error_sink* self, const char* m, size_t n) {
         static_cast<ErrorSink*>(self->host_data)->message.assign(m ? m : "", m ? n : 0);
     }

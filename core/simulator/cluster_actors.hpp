@@ -3,7 +3,7 @@
 #pragma once
 
 #include "cluster/cluster_model.hpp"
-#include "simulator/simulated_writer.hpp"
+#include "simulator/simulated_backend.hpp"
 #include "simulator/simulation_report.hpp"
 
 #include <cstdint>

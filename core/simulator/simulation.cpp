@@ -2,8 +2,9 @@
 #include "cluster/rfc3339.hpp"
 
 #include "runtime/descheduler.hpp"
+#include "runtime/driver.hpp"
 #include "simulator/cluster_actors.hpp"
-#include "simulator/simulated_writer.hpp"
+#include "simulator/simulated_backend.hpp"
 
 #include <kdesched/plugin.hpp>
 #include <kdesched/view.hpp>
@@ -20,8 +21,6 @@ namespace {
 
 constexpr int64_t kDefaultIntervalMs = 10'000;
 constexpr int64_t kEpoch2026Ms = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
-// Periodic-work calls between two cycles at most (a 500 ms arbitration interval needs 20 per 10 s).
-constexpr int kMaxTicksPerInterval = 1000;
 
 // A counter's label sets and values as report rows {label..., value}, sorted by labels.
 template <class Row, size_t N>
@@ -165,12 +164,63 @@ private:
     std::map<std::string, Track> tracks_;  // by job name
 };
 
-// Applies one round of writes (a cycle's or a tick's) to the model and adds what it did to the report.
-void apply_writes(SimulatedWriter& writer, ClusterActors& actors, int64_t now, CycleReport& cycle) {
-    CycleWrites writes = writer.take();
-    for (auto& m : actors.apply(writes, now)) cycle.moves.push_back(std::move(m));
-    for (auto& e : writes.events) cycle.events.push_back(std::move(e));
-}
+// Virtual time: waiting is a jump.
+class VirtualClock : public Clock {
+public:
+    explicit VirtualClock(int64_t start_ms) : now_(start_ms) {}
+    int64_t now_ms() override { return now_; }
+    bool wait_until(int64_t t_ms) override {
+        now_ = std::max(now_, t_ms);
+        return true;
+    }
+
+private:
+    int64_t now_;
+};
+
+// The rest of the cluster around each hook call, and the report: koordlet and the schedulers
+// before a call, the API server and the workload controllers (the call's writes) after it.
+class SimulationEnvironment : public DriverEnvironment {
+public:
+    SimulationEnvironment(ClusterModel& model, SimulatedBackend& backend, SimulationObserver& observer,
+                          SimulationReport& report)
+        : model_(model), backend_(backend), observer_(observer), report_(report), actors_(model) {}
+
+    bool before(const DriverCall& call) override {
+        if (call.kind == DriverCall::cycle) {
+            CycleReport& cycle = report_.cycles.emplace_back();
+            cycle.cycle = call.cycle_number;
+            cycle.time_ms = call.now_ms;
+            observer_.begin(&cycle);
+            actors_.refresh_metrics(call.now_ms);
+        }
+        actors_.schedule_reservations(call.now_ms);
+        return true;
+    }
+    void after(const DriverCall& call, const std::optional<std::string>& error) override {
+        CycleReport& cycle = report_.cycles.back();
+        if (call.kind == DriverCall::cycle) {
+            if (error) cycle.error = *error;
+            cycle.nodes = node_reports(model_, observer_);
+        } else if (error) {
+            cycle.tick_errors.push_back(format_rfc3339(call.now_ms) + ": " + *error);
+        }
+        CycleWrites writes = backend_.take();
+        for (auto& m : actors_.apply(writes, call.now_ms)) cycle.moves.push_back(std::move(m));
+        for (auto& e : writes.events) cycle.events.push_back(std::move(e));
+        jobs_.observe(model_, call.now_ms);
+    }
+    void interval_done(uint64_t, int64_t) override { report_.cycles.back().migration_jobs = jobs_.reports(model_); }
+    void start(int64_t now_ms) { jobs_.observe(model_, now_ms); }
+
+private:
+    ClusterModel& model_;
+    SimulatedBackend& backend_;
+    SimulationObserver& observer_;
+    SimulationReport& report_;
+    ClusterActors actors_;
+    JobTracker jobs_;
+};
 
 }  // namespace
 
@@ -185,52 +235,20 @@ int64_t simulation_start_ms(const ClusterModel& model) {
 
 SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterModel& model,
                           const SimulationOptions& options) {
-    SimulatedWriter writer(model);
+    SimulatedBackend backend(model);
     SimulationObserver observer(options.explain);
-    Descheduler descheduler(config, catalog, &writer, &observer);
-    ClusterActors actors(model);
+    Descheduler descheduler(config, catalog, &backend, &observer);
 
     SimulationReport report;
     report.config = config.sourceFile;
     report.explain = options.explain;
-    int64_t interval = config.deschedulingInterval.ms() > 0 ? config.deschedulingInterval.ms() : kDefaultIntervalMs;
-    report.interval_ms = interval;
-    int64_t now = simulation_start_ms(model);
-    report.start_time = format_rfc3339(now);
-    JobTracker jobs;
-    jobs.observe(model, now);
-    for (uint64_t c = 1; c <= options.cycles; ++c, now += interval) {
-        CycleReport& cycle = report.cycles.emplace_back();
-        cycle.cycle = c;
-        cycle.time_ms = now;
-        observer.begin(&cycle);
-        actors.refresh_metrics(now);
-        actors.schedule_reservations(now);
-        {
-            auto snap = model.snapshot(now);
-            if (auto err = descheduler.run_cycle(snap->raw())) cycle.error = *err;
-        }
-        cycle.nodes = node_reports(model, observer);
-        apply_writes(writer, actors, now, cycle);
-        jobs.observe(model, now);
-        // Until the next cycle: the controllers' periodic work at the times they ask for, the
-        // scheduler placing new Reservations before each call, every call's writes applied after it.
-        int64_t t = now;
-        for (int calls = 0; calls < kMaxTicksPerInterval; ++calls) {
-            actors.schedule_reservations(t);
-            Descheduler::TickResult tick;
-            {
-                auto snap = model.snapshot(t);
-                tick = descheduler.tick(snap->raw());
-            }
-            if (tick.error) cycle.tick_errors.push_back(format_rfc3339(t) + ": " + *tick.error);
-            apply_writes(writer, actors, t, cycle);
-            jobs.observe(model, t);
-            if (tick.next_ms == 0 || tick.next_ms >= now + interval) break;
-            t = std::max(tick.next_ms, t + 1);  // time always moves on, so a busy plugin cannot stall it
-        }
-        cycle.migration_jobs = jobs.reports(model);
-    }
+    report.interval_ms = config.deschedulingInterval.ms() > 0 ? config.deschedulingInterval.ms() : kDefaultIntervalMs;
+    const int64_t start = simulation_start_ms(model);
+    report.start_time = format_rfc3339(start);
+    VirtualClock clock(start);
+    SimulationEnvironment environment(model, backend, observer, report);
+    environment.start(start);
+    if (options.cycles > 0) Driver(descheduler, model, clock, environment).run({report.interval_ms, options.cycles});
     report.pods_evicted = observer.pods_evicted();
     report.pod_picker_requests = observer.pod_picker_requests();
     return report;

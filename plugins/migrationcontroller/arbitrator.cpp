@@ -86,7 +86,9 @@ size_t Arbitrator::arbitrate(kd::Cycle& cycle, const std::vector<Job*>& waiting,
                                   " is forbidden to migrate because it does not meet the requirements";
                 job->set_phase(kPhaseFailed);
                 job->set_reason("ForbiddenMigratePod", msg);
-                cycle.update_object(job->json());
+                if (kd::WriteResult r = job->save(cycle); !r.ok())
+                    cycle.warn("arbitration: updating PodMigrationJob \"" + std::string(job->name()) +
+                               "\": " + r.message);
                 cycle.record_event("PodMigrationJob", "", job->name(), "Warning", "ForbiddenMigratePod", "Migrating",
                                    msg + " (" + v.reason + ")");
                 cycle.report_pod(*pod, "skipped", v.reason);
@@ -100,8 +102,10 @@ size_t Arbitrator::arbitrate(kd::Cycle& cycle, const std::vector<Job*>& waiting,
         }
         // Admitted: later jobs of this round count it (sequential admission).
         job->set_annotation(kAnnotationPassedArbitration, "true");
-        if (std::string err = cycle.update_object(job->json()); !err.empty()) {
-            cycle.warn("arbitration: updating PodMigrationJob \"" + std::string(job->name()) + "\": " + err);
+        if (kd::WriteResult r = job->save(cycle); !r.ok()) {
+            // A conflict: the job changed since this tick's snapshot; the next round reads it again.
+            cycle.log(r.conflict() ? kd::LogLevel::debug : kd::LogLevel::warn,
+                      "arbitration: updating PodMigrationJob \"" + std::string(job->name()) + "\": " + r.message);
             job->set_annotation(kAnnotationPassedArbitration, "");
             ++still;
         }

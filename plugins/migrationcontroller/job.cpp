@@ -22,7 +22,10 @@ Job::Job(const rapidjson::Value& object) : doc_(std::make_unique<rapidjson::Docu
     doc_->CopyFrom(object, doc_->GetAllocator());
 }
 
-Job::Job(const Job& other) : doc_(std::make_unique<rapidjson::Document>()) {
+Job::Job(const Job& other)
+    : doc_(std::make_unique<rapidjson::Document>()),
+      main_changed_(other.main_changed_),
+      status_changed_(other.status_changed_) {
     doc_->CopyFrom(*other.doc_, doc_->GetAllocator());
 }
 
@@ -30,6 +33,8 @@ Job& Job::operator=(const Job& other) {
     if (this != &other) {
         doc_ = std::make_unique<rapidjson::Document>();
         doc_->CopyFrom(*other.doc_, doc_->GetAllocator());
+        main_changed_ = other.main_changed_;
+        status_changed_ = other.status_changed_;
     }
     return *this;
 }
@@ -53,7 +58,7 @@ Job Job::create(std::string name, std::string_view pod_ns, std::string_view pod_
     d.AddMember("apiVersion", "scheduling.koordinator.sh/v1alpha1", a);
     d.AddMember("kind", "PodMigrationJob", a);
     rapidjson::Value meta(rapidjson::kObjectType), ann(rapidjson::kObjectType), spec(rapidjson::kObjectType),
-        ref(rapidjson::kObjectType), status(rapidjson::kObjectType);
+        ref(rapidjson::kObjectType);
     meta.AddMember("name", text(name, a), a);
     for (const auto& [k, v] : annotations) ann.AddMember(text(k, a), text(v, a), a);
     meta.AddMember("annotations", ann, a);
@@ -71,8 +76,7 @@ Job Job::create(std::string name, std::string_view pod_ns, std::string_view pod_
         if (!opts.HasParseError()) spec.AddMember("deleteOptions", rapidjson::Value(opts, a), a);
     }
     d.AddMember("spec", spec, a);
-    status.AddMember("phase", "Pending", a);
-    d.AddMember("status", status, a);
+    // No status: it is a subresource, which a create does not write; no phase means Pending.
     return Job(d);
 }
 
@@ -84,6 +88,7 @@ std::string_view Job::str(const char* a, const char* b, const char* c, const cha
 }
 
 rapidjson::Value& Job::object_at(std::initializer_list<const char*> path) {
+    (std::string_view(*path.begin()) == "status" ? status_changed_ : main_changed_) = true;
     rapidjson::Value* v = doc_.get();
     for (const char* key : path) v = &json::object_member(*v, key, doc_->GetAllocator());
     return *v;
@@ -237,6 +242,22 @@ bool Job::update_condition(const JobCondition& c, int64_t now_ms) {
 
 std::string Job::json() const {
     return json::to_json(doc_.get());
+}
+
+kd::WriteResult Job::save(const kd::Cycle& cycle) {
+    for (bool status : {false, true}) {
+        bool& changed = status ? status_changed_ : main_changed_;
+        if (!changed) continue;
+        kd::WriteResult r = status ? cycle.update_object_status(json()) : cycle.update_object(json());
+        if (!r.ok()) return r;
+        changed = false;
+        // Not through set(): a new resourceVersion is not a change to write.
+        if (!r.resource_version.empty()) {
+            auto& a = doc_->GetAllocator();
+            json::put(json::object_member(*doc_, "metadata", a), "resourceVersion", text(r.resource_version, a), a);
+        }
+    }
+    return {};
 }
 
 }  // namespace kd::plugins::migrationcontroller

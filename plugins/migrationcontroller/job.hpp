@@ -1,7 +1,10 @@
 // A PodMigrationJob (scheduling.koordinator.sh/v1alpha1) as the controller edits it: the wire JSON
-// kept whole (fields we do not know survive an update) with typed access to what C.2–C.6 read and
-// write.
+// kept whole (fields we do not know survive an update) with typed access to what the controller
+// reads and writes, and what changed since it was read — metadata and spec, or the status, which
+// is a subresource written on its own.
 #pragma once
+
+#include <kdesched/plugin.hpp>
 
 #include <rapidjson/document.h>
 
@@ -93,12 +96,22 @@ public:
 
     std::string json() const;
 
+    std::string_view resource_version() const { return str("metadata", "resourceVersion"); }
+    // Whether anything changed since the job was read or last saved.
+    bool changed() const { return main_changed_ || status_changed_; }
+    // Writes what changed — metadata and spec (update_object), then the status
+    // (update_object_status) — each with the resourceVersion the write before it answered, as
+    // controller-runtime's client does. On a failure (a conflict: someone else wrote the job
+    // since it was read) the rest is not written; read the job again before retrying.
+    kd::WriteResult save(const kd::Cycle& cycle);
+
 private:
     std::string_view str(const char* a, const char* b, const char* c = nullptr, const char* d = nullptr) const;
     rapidjson::Value& object_at(std::initializer_list<const char*> path);
     void set(rapidjson::Value& obj, std::string_view key, std::string_view value);
 
     std::unique_ptr<rapidjson::Document> doc_;
+    bool main_changed_ = false, status_changed_ = false;
 };
 
 // status.conditions[] entry of this type of a PodMigrationJob or Reservation; nullopt when absent.

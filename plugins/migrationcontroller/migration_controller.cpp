@@ -51,11 +51,9 @@ bool MigrationController::ours(const Job& job) const {
 }
 
 Migrations& MigrationController::jobs(kd::Cycle& cycle, bool fresh) {
-    const void* snap = cycle.snapshot().raw()->host_data;
-    if (!fresh && view_.index && view_.snapshot == snap && view_.now_ms == cycle.now_ms() &&
-        view_.cycle == cycle.number())
-        return *view_.index;
-    view_ = View{snap, cycle.now_ms(), cycle.number(), Job::list(cycle.snapshot().list_objects("PodMigrationJob")), {}};
+    const uint64_t revision = cycle.snapshot().revision();
+    if (!fresh && view_.index && revision != 0 && view_.revision == revision) return *view_.index;
+    view_ = View{revision, Job::list(cycle.snapshot().list_objects("PodMigrationJob")), {}};
     // A created job shows up in a later snapshot; until then it still counts in the limits.
     std::erase_if(created_, [&](const Job& c) {
         return std::any_of(view_.list.begin(), view_.list.end(), [&](const Job& j) { return j.name() == c.name(); });
@@ -121,6 +119,20 @@ kd::EvictOutcome MigrationController::evict(kd::Cycle& cycle, const kd::Pod& pod
     return result(kd::EvictOutcome::accepted());
 }
 
+void MigrationController::save(kd::Cycle& cycle, Job& job, std::map<std::string, int64_t>& requeue) {
+    kd::WriteResult r = job.save(cycle);
+    if (r.ok()) return;
+    if (r.conflict()) {
+        // Someone else wrote the job since this tick's snapshot (koord's controller requeues on a
+        // Conflict): reconcile it again, from the object as it is now, on the next tick.
+        cycle.debug("PodMigrationJob \"" + std::string(job.name()) + "\" changed meanwhile (" + r.message +
+                    "); reconciling it again");
+        requeue[std::string(job.name())] = cycle.now_ms();
+        return;
+    }
+    cycle.warn("PodMigrationJob \"" + std::string(job.name()) + "\": update failed: " + r.message);
+}
+
 int64_t MigrationController::tick(kd::Cycle& cycle) {
     const int64_t now = cycle.now_ms();
     Migrations& m = jobs(cycle, true);  // a tick follows writes the cycle's snapshot does not show
@@ -145,8 +157,7 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
         if (arbitrating && j.pending() && j.annotation(kAnnotationPassedArbitration) != "true") {
             // Still waiting for admission: only its TTL can end it.
             if (reconciler_.expire(cycle, j)) {
-                if (std::string err = cycle.update_object(j.json()); !err.empty())
-                    cycle.warn("PodMigrationJob \"" + std::string(j.name()) + "\": update failed: " + err);
+                save(cycle, j, requeue);
                 wrote = true;
             }
             continue;
@@ -157,13 +168,12 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
             continue;
         }
         ReconcileOutcome out = reconciler_.reconcile(cycle, j, reservations);
-        if (out.changed) {
-            if (std::string err = cycle.update_object(j.json()); !err.empty())
-                cycle.warn("PodMigrationJob \"" + name + "\": update failed: " + err);
-            wrote = true;
-        }
         if (!out.error.empty()) cycle.warn("PodMigrationJob \"" + name + "\": " + out.error);
         if (out.requeue_after_ms > 0) requeue[name] = now + out.requeue_after_ms;
+        if (out.changed) {
+            save(cycle, j, requeue);
+            wrote = true;
+        }
     }
     requeue_at_ = std::move(requeue);
     if (now >= next_scavenge_ms_) {

@@ -42,13 +42,15 @@ public:
 
 private:
     // The jobs of the hook's snapshot plus the ones this instance created that it does not show yet.
-    // Kept for the hook calls of one cycle (same snapshot, clock and cycle number); `fresh` re-reads.
+    // Kept while the snapshots show the same model revision; `fresh` re-reads.
     Migrations& jobs(kd::Cycle& cycle, bool fresh = false);
     void add_created(Job job);
     // A fresh UUID-shaped name, unique per instance, pod and time, and reproducible in simulation.
     std::string new_job_name(const kd::Pod& pod, int64_t now_ms);
     // Jobs this instance runs: its own and those nobody claims (created by hand).
     bool ours(const Job& job) const;
+    // Writes what changed of a job; a conflict requeues it for the next tick.
+    void save(kd::Cycle& cycle, Job& job, std::map<std::string, int64_t>& requeue);
 
     Args args_;
     std::string instance_id_;
@@ -60,9 +62,7 @@ private:
     std::optional<kd::StringLabelSelector> node_selector_;
 
     struct View {
-        const void* snapshot = nullptr;  // kd_snapshot.host_data: the same across one cycle's hook calls
-        int64_t now_ms = -1;
-        uint64_t cycle = 0;
+        uint64_t revision = 0;  // of the snapshot the list was read from (0: none)
         std::vector<Job> list;
         std::unique_ptr<Migrations> index;
     } view_;

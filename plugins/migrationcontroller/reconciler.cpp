@@ -134,16 +134,20 @@ ReconcileOutcome Reconciler::reservation_first(Step& s) {
             return s.out;
         }
         BuiltReservation r = build_reservation(job, *s.pod, s.now);
-        if (std::string err = s.cycle.create_object(r.json); !err.empty()) {
-            if (set_condition(s, std::string(kReservationCreated), "False", "FailedCreateReservation", err))
-                event(s, "Warning", "FailedCreateReservation", err);
-            s.out.error = "creating Reservation \"" + r.name + "\": " + err;
+        kd::WriteResult created = s.cycle.create_object(r.json);
+        // Already there: this job made it (its name is the job's), in a tick whose job update
+        // did not get through; take it up again.
+        if (!created.ok() && created.code != KD_WRITE_EXISTS) {
+            if (set_condition(s, std::string(kReservationCreated), "False", "FailedCreateReservation", created.message))
+                event(s, "Warning", "FailedCreateReservation", created.message);
+            s.out.error = "creating Reservation \"" + r.name + "\": " + created.message;
             s.out.requeue_after_ms = kErrorBackoffMs;
             return s.out;
         }
         job.set_reservation_ref(r.name, "");
         s.out.changed = true;
-        event(s, "Normal", "ReservationCreated", "Reservation \"" + r.name + "\" created for " + s.pod_text());
+        if (created.ok())
+            event(s, "Normal", "ReservationCreated", "Reservation \"" + r.name + "\" created for " + s.pod_text());
         return s.out;
     }
     std::string name(job.reservation_name());

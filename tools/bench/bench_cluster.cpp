@@ -8,7 +8,7 @@
 #include "generate/cluster_generator.hpp"
 #include "loader/plugin_catalog.hpp"
 #include "runtime/descheduler.hpp"
-#include "simulator/simulated_writer.hpp"
+#include "simulator/simulated_backend.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -108,9 +108,9 @@ int main(int argc, char** argv) {
             long after = resident_bytes();
             double mb = double(loaded.bytes) / 1e6;
 
-            kd::core::SimulatedWriter writer(*model);
+            kd::core::SimulatedBackend backend(*model);
             CountingObserver observer;
-            kd::core::Descheduler descheduler(config, catalog, &writer, &observer);
+            kd::core::Descheduler descheduler(config, catalog, &backend, &observer);
             double best_snapshot = 1e300, best_cycle = 1e300;
             for (int c = 0; c < cycles; ++c) {
                 observer.requests = observer.evicted = 0;

@@ -210,4 +210,15 @@ LoadReport load_cluster_text(std::string_view text, const std::string& origin, O
     return report;
 }
 
+std::optional<std::string> decode_api_objects(char* text, size_t size, const std::string& origin,
+                                              std::string_view item_kind, std::string_view item_api, ObjectSink& sink) {
+    try {
+        decode::FileContext ctx(origin, sink, nullptr);
+        decode::decode_json(text, size, ctx, item_kind, item_api);
+    } catch (const Error& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
 }  // namespace kd::core

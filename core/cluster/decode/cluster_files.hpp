@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,5 +44,13 @@ LoadReport load_cluster_files(const std::vector<std::filesystem::path>& files_or
 // The same for one snapshot already in memory; `origin` names it in messages, and its extension,
 // if any, picks the format.
 LoadReport load_cluster_text(std::string_view text, const std::string& origin, ObjectSink& sink);
+
+// Decodes JSON objects the API server sent — one watch event's object, or LIST items — in place
+// (`text` is overwritten; text[size] must be '\0'). Objects without kind and apiVersion are
+// `item_kind` / `item_api`. Never throws for bad input: returns the first problem (naming
+// `origin` and the object), after handing the good objects before it to the sink, so one bad
+// object is logged and skipped, never fatal.
+std::optional<std::string> decode_api_objects(char* text, size_t size, const std::string& origin,
+                                              std::string_view item_kind, std::string_view item_api, ObjectSink& sink);
 
 }  // namespace kd::core

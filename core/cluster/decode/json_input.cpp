@@ -30,8 +30,9 @@ enum class Ev { scalar, key, start_object, start_array, end_object, end_array };
 
 class Router {
 public:
-    Router(FileContext& ctx, const rapidjson::InsituStringStream& is, size_t base)
-        : ctx_(ctx), dec_(ctx.decoder()), is_(is), base_(base) {}
+    Router(FileContext& ctx, const rapidjson::InsituStringStream& is, size_t base, std::string_view item_kind,
+           std::string_view item_api)
+        : ctx_(ctx), dec_(ctx.decoder()), is_(is), base_(base), item_kind_(item_kind), item_api_(item_api) {}
 
     bool Null() {
         return on(Ev::scalar, {}, "null", [](auto& h) { return h.Null(); });
@@ -255,7 +256,7 @@ private:
         }
         Kind k = classify_kind(kind_);
         if (is_drafted(k)) {
-            std::string_view api = api_.empty() && in_list_ ? list_api_ : api_;
+            std::string_view api = !api_.empty() ? api_ : in_list_ ? list_api_ : item_api_;
             dec_.begin(k, kind_, api, &is_, base_);
             dec_.StartObject();
             phase_ = Phase::forward;
@@ -292,7 +293,7 @@ private:
         std::unique_ptr<rapidjson::Document> doc = rec_.take();
         if (top_) {
             if (has_index_)
-                ctx_.decode_object(*doc, index_, "", "");
+                ctx_.decode_object(*doc, index_, item_kind_, item_api_);
             else
                 ctx_.decode_document(*doc);  // a List, perhaps, whose kind came after other fields
         } else {
@@ -372,7 +373,7 @@ private:
     }
 
     std::string_view default_kind() const {
-        return in_list_ && list_kind_known_ ? item_kind_of_list(list_kind_) : std::string_view();
+        return in_list_ && list_kind_known_ ? item_kind_of_list(list_kind_) : item_kind_;
     }
 
     void flush_pending() {
@@ -384,6 +385,7 @@ private:
     ObjectDecoder& dec_;
     const rapidjson::InsituStringStream& is_;
     size_t base_;
+    std::string_view item_kind_, item_api_;  // for objects without kind and apiVersion (a LIST's items)
     DomBuilder rec_;
 
     static constexpr uint32_t kMaxNesting = 512;
@@ -411,7 +413,7 @@ bool json_space(char c) {
 
 }  // namespace
 
-void decode_json(char* text, size_t size, FileContext& ctx) {
+void decode_json(char* text, size_t size, FileContext& ctx, std::string_view item_kind, std::string_view item_api) {
     size_t pos = 0;
     if (size >= 3 && static_cast<unsigned char>(text[0]) == 0xEF && static_cast<unsigned char>(text[1]) == 0xBB &&
         static_cast<unsigned char>(text[2]) == 0xBF)
@@ -422,7 +424,7 @@ void decode_json(char* text, size_t size, FileContext& ctx) {
         while (pos < size && json_space(text[pos])) ++pos;
         if (pos >= size) break;
         rapidjson::InsituStringStream is(text + pos);
-        Router router(ctx, is, pos);
+        Router router(ctx, is, pos, item_kind, item_api);
         // The recursive reader (faster than kParseIterativeFlag); the router bounds its depth.
         constexpr unsigned kFlags =
             rapidjson::kParseInsituFlag | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseFullPrecisionFlag;

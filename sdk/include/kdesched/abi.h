@@ -16,6 +16,10 @@
  *    with size 0 is the empty string.
  *  - Threads: the host calls all hooks of one plugin instance from one thread at a time.
  *    Callbacks may only be called from inside a hook, on the thread that runs the hook.
+ *  - `host_data` fields belong to whoever fills the struct; the other side never reads them.
+ *  - Callbacks (kd_host, kd_snapshot) are never NULL when the struct's struct_size covers them;
+ *    a field newer than the host (struct_size too small) must not be used. Hooks of
+ *    kd_plugin_descriptor may be NULL where it says so.
  *  - Versioning: the host refuses a module whose MAJOR differs from the host's or whose MINOR is
  *    newer than the host's. PATCH never matters for compatibility.
  */
@@ -31,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 1
+#define KD_API_VERSION_MINOR 2
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -68,15 +72,36 @@ typedef enum kd_status { KD_OK = 0, KD_ERROR = 1 } kd_status;
 /* Log levels for kd_host.log. */
 typedef enum kd_log_level { KD_LOG_DEBUG = 0, KD_LOG_INFO = 1, KD_LOG_WARN = 2, KD_LOG_ERROR = 3 } kd_log_level;
 
+/* (API 1.2) Outcome of a cluster write (kd_host.evict_pod … update_object_status), as the API
+ * server answers it, so that a plugin can tell a 409 from a 404. */
+typedef enum kd_write_code {
+    KD_WRITE_OK = 0,
+    KD_WRITE_CONFLICT = 1,  /* 409 Conflict: the object changed since it was read (stale resourceVersion) */
+    KD_WRITE_NOT_FOUND = 2, /* 404: the object (or the pod) does not exist */
+    KD_WRITE_EXISTS = 3,    /* 409 AlreadyExists: a create of a name that is taken */
+    KD_WRITE_INVALID = 4,   /* 400/422: the object is malformed, or the write is not allowed for its kind */
+    KD_WRITE_FORBIDDEN = 5, /* 401/403, or the host refuses writes from this plugin */
+    KD_WRITE_REFUSED = 6,   /* 429 on an eviction: a PodDisruptionBudget does not allow it now */
+    KD_WRITE_TRANSIENT = 7, /* timeout, connection, 429/5xx after retries: trying again later may work */
+    KD_WRITE_FAILED = 8     /* anything else */
+} kd_write_code;
+
 /*
- * Where a hook writes an error message. Host-owned; `set` copies the text, so the plugin may pass
- * a temporary. Calling `set` more than once keeps the last message. Valid only during the hook
- * that received it.
+ * Where a call writes an error message. The side that receives it (the host for hooks, the
+ * plugin for callbacks) calls `set`; the side that made it owns it. `set` copies the text, so a
+ * temporary may be passed; a second call keeps the last message. Valid only during the call that
+ * received it.
  */
 typedef struct kd_error_sink {
     uint32_t struct_size;
-    void* host_data;
+    void* host_data; /* for the side that made the sink; opaque to the other */
     void (*set)(struct kd_error_sink* self, const char* message, size_t size);
+    /* (API 1.2) Cluster write callbacks only, when struct_size covers them: the host sets `code`
+     * (a kd_write_code, KD_WRITE_OK on success) and, after a successful create or update, sets
+     * `resource_version` to the object's new metadata.resourceVersion, which the next update of
+     * the same object must carry (host-owned, valid until the hook returns). */
+    int32_t code;
+    kd_str resource_version;
 } kd_error_sink;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -305,6 +330,10 @@ typedef struct kd_snapshot {
     /* (API 1.1) The workload of `pod` (see kd_workload); out->found = 0 when the pod has no
      * controller or the controller is unknown. `out->struct_size` is set by the caller. */
     void (*pod_workload)(const struct kd_snapshot* self, const kd_pod* pod, kd_workload* out);
+    /* (API 1.2) The host's cluster model revision this snapshot shows: it changes whenever any
+     * object changes, and two snapshots with the same revision show the same cluster. For
+     * caching what a plugin derives from the snapshot. */
+    uint64_t revision;
 } kd_snapshot;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -381,7 +410,8 @@ typedef struct kd_host {
                   kd_evict_result* out);
     /* Cluster write: evict the pod now through the Eviction API (policy/v1; the simulator deletes
      * it). For evict plugins, which record the Event and count_eviction themselves.
-     * `reason` is copied. Returns KD_ERROR with a message in `err` when the API refuses. */
+     * `reason` is copied. Returns KD_ERROR with a message in `err` when the API refuses
+     * (KD_WRITE_REFUSED: a PodDisruptionBudget; KD_WRITE_NOT_FOUND: the pod is gone). */
     kd_status (*evict_pod)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason,
                            kd_error_sink* err);
     /* Tell the host a fact for its reports (`kdesched simulate` output, --explain, debug logs).
@@ -392,13 +422,21 @@ typedef struct kd_host {
                    kd_str value);
 
     /* Cluster writes, through the same back end as evict_pod (the simulator or the API server).
-     * The simulator applies them once the cycle's hooks have run, as a live cluster's informers
-     * would show them on the next cycle. Every string is copied. Each returns KD_ERROR with a
-     * message in `err` when the write is refused (malformed object, unknown kind, missing pod). */
-    /* Creates an object from its JSON wire form (apiVersion, kind, metadata, spec[, status]).
-     * Kinds: scheduling.koordinator.sh/v1alpha1 PodMigrationJob and Reservation. */
+     * A write's effect shows in the snapshot of a later hook call (the watch delivers it; the
+     * simulator applies it after the call), never in the running one. Every string is copied.
+     * Each returns KD_ERROR with a message in `err` when the write is refused (malformed object,
+     * unknown kind, missing pod, conflict), and from API 1.2 its kd_write_code in `err->code`.
+     * Only the profile's evict plugin and plugins with a tick hook may write: any other plugin
+     * gets KD_WRITE_FORBIDDEN (a balance plugin asks for evictions through `evict`). */
+    /* Creates an object from its JSON wire form (apiVersion, kind, metadata, spec).
+     * Kinds: scheduling.koordinator.sh/v1alpha1 PodMigrationJob and Reservation. `status` is a
+     * subresource of both (as the API server does, it is ignored on create: write it with
+     * update_object_status). For a plugin built against API 1.0/1.1 the host writes a given
+     * status right after the create, as those versions promised. */
     kd_status (*create_object)(const struct kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err);
-    /* Replaces an existing object (same kinds; matched by kind and metadata.name), status included. */
+    /* Replaces an existing object's metadata and spec (same kinds; matched by kind, namespace and
+     * metadata.name). `metadata.resourceVersion` must be the stored one, else KD_WRITE_CONFLICT
+     * (read the object again). `status` is ignored (API 1.0/1.1 plugins: written after the update). */
     kd_status (*update_object)(const struct kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err);
     /* Deletes an object by kind and name (namespace empty for cluster-scoped kinds). */
     kd_status (*delete_object)(const struct kd_host* self, const kd_call* call, kd_str kind, kd_str namespace_,
@@ -435,6 +473,10 @@ typedef struct kd_host {
     kd_status (*pick_pods)(const struct kd_host* self, const kd_call* call, kd_str picker_json,
                            const kd_pod* const* candidates, size_t candidate_count, uint32_t requested, uint8_t* ranks,
                            kd_error_sink* err);
+    /* (API 1.2) Replaces the `status` of an existing object (the status subresource); everything
+     * else in `json` is ignored. `metadata.resourceVersion` must be the stored one, else
+     * KD_WRITE_CONFLICT. */
+    kd_status (*update_object_status)(const struct kd_host* self, const kd_call* call, kd_str json, kd_error_sink* err);
 } kd_host;
 
 /* Facts about the run given to create. Host-owned, valid during create only. */

@@ -99,6 +99,51 @@ inline const char* evict_code_name(kd_evict_code c) {
     return "unknown";
 }
 
+// What a cluster write did (kd_write_code): ok, or why not, with the API server's message. The
+// new resourceVersion of a created or updated object is what the next update must carry.
+// Converts to the message ("" on success), as the writes returned before API 1.2.
+struct WriteResult {
+    kd_write_code code = KD_WRITE_OK;
+    std::string message;
+    std::string resource_version;
+
+    WriteResult() = default;
+    // A failure with this message (KD_WRITE_FAILED), or success for "".
+    WriteResult(std::string failure)
+        : code(failure.empty() ? KD_WRITE_OK : KD_WRITE_FAILED), message(std::move(failure)) {}
+    WriteResult(kd_write_code c, std::string m, std::string rv = "")
+        : code(c), message(std::move(m)), resource_version(std::move(rv)) {}
+    bool ok() const { return code == KD_WRITE_OK; }
+    bool conflict() const { return code == KD_WRITE_CONFLICT; }
+    bool not_found() const { return code == KD_WRITE_NOT_FOUND; }
+    operator std::string() const { return message; }
+};
+
+// Human-readable name of a write code ("conflict", "not-found", …).
+inline const char* write_code_name(kd_write_code c) {
+    switch (c) {
+        case KD_WRITE_OK:
+            return "ok";
+        case KD_WRITE_CONFLICT:
+            return "conflict";
+        case KD_WRITE_NOT_FOUND:
+            return "not-found";
+        case KD_WRITE_EXISTS:
+            return "exists";
+        case KD_WRITE_INVALID:
+            return "invalid";
+        case KD_WRITE_FORBIDDEN:
+            return "forbidden";
+        case KD_WRITE_REFUSED:
+            return "refused";
+        case KD_WRITE_TRANSIENT:
+            return "transient";
+        case KD_WRITE_FAILED:
+            return "failed";
+    }
+    return "unknown";
+}
+
 // What an evict hook is asked to do.
 struct EvictRequest {
     std::string_view reason;
@@ -153,30 +198,38 @@ public:
         return {static_cast<kd_evict_code>(out.code), std::string(sv(out.plugin)), std::string(sv(out.reason))};
     }
 
-    // Cluster writes (the simulator or the API server). Each returns "" on success, else the
-    // back end's message.
+    // Cluster writes (the simulator or the API server): what each did, with the API server's
+    // message when it failed. The effect shows in a later hook call's snapshot.
     // Evicts the pod through the Eviction API (the simulator deletes it); for evict plugins.
-    std::string evict_pod(const Pod& pod, std::string_view reason) const {
+    WriteResult evict_pod(const Pod& pod, std::string_view reason) const {
         return write([&](kd_error_sink* e) { return host_->evict_pod(host_, call_, pod.raw(), to_kd(reason), e); });
     }
-    // Creates a PodMigrationJob or Reservation from its JSON wire form.
-    std::string create_object(std::string_view json) const {
+    // Creates a PodMigrationJob or Reservation from its JSON wire form; `status` is ignored (a
+    // subresource: write it with update_object_status).
+    WriteResult create_object(std::string_view json) const {
         return write([&](kd_error_sink* e) { return host_->create_object(host_, call_, to_kd(json), e); });
     }
-    // Replaces a PodMigrationJob or Reservation (matched by kind and metadata.name), status included.
-    std::string update_object(std::string_view json) const {
+    // Replaces a PodMigrationJob's or Reservation's metadata and spec; metadata.resourceVersion
+    // must be the stored one (else conflict()); `status` is ignored.
+    WriteResult update_object(std::string_view json) const {
         return write([&](kd_error_sink* e) { return host_->update_object(host_, call_, to_kd(json), e); });
     }
-    std::string delete_object(std::string_view kind, std::string_view ns, std::string_view name) const {
+    // Replaces the status of a PodMigrationJob or Reservation (the status subresource).
+    WriteResult update_object_status(std::string_view json) const {
+        if (host_->struct_size < offsetof(kd_host, update_object_status) + sizeof(host_->update_object_status))
+            return {KD_WRITE_FAILED, "this host has no status writes (kd_host.update_object_status, API 1.2)"};
+        return write([&](kd_error_sink* e) { return host_->update_object_status(host_, call_, to_kd(json), e); });
+    }
+    WriteResult delete_object(std::string_view kind, std::string_view ns, std::string_view name) const {
         return write([&](kd_error_sink* e) {
             return host_->delete_object(host_, call_, to_kd(kind), to_kd(ns), to_kd(name), e);
         });
     }
     // Deletes the pod (no Eviction API).
-    std::string delete_pod(const Pod& pod, std::string_view reason) const {
+    WriteResult delete_pod(const Pod& pod, std::string_view reason) const {
         return write([&](kd_error_sink* e) { return host_->delete_pod(host_, call_, pod.raw(), to_kd(reason), e); });
     }
-    std::string annotate_pod(const Pod& pod, std::string_view key, std::string_view value) const {
+    WriteResult annotate_pod(const Pod& pod, std::string_view key, std::string_view value) const {
         return write([&](kd_error_sink* e) {
             return host_->annotate_pod(host_, call_, pod.raw(), to_kd(key), to_kd(value), e);
         });
@@ -230,16 +283,30 @@ public:
 
 private:
     template <class Fn>
-    static std::string write(Fn&& fn) {
-        return call_with_sink(std::forward<Fn>(fn), "cluster write failed without a message");
+    static WriteResult write(Fn&& fn) {
+        WriteResult out;
+        kd_error_sink sink = make_sink(out.message);
+        sink.code = KD_WRITE_OK;
+        kd_status st = fn(&sink);
+        out.code = st == KD_OK ? KD_WRITE_OK : sink.code == KD_WRITE_OK ? KD_WRITE_FAILED : kd_write_code(sink.code);
+        if (st == KD_OK) out.message.clear(), out.resource_version = sv(sink.resource_version);
+        if (!out.ok() && out.message.empty()) out.message = "cluster write failed without a message";
+        return out;
+    }
+    static kd_error_sink make_sink(std::string& message) {
+        kd_error_sink sink{};
+        sink.struct_size = sizeof(kd_error_sink);
+        sink.host_data = &message;
+        sink.set = [](kd_error_sink* self, const char* m, size_t n) {
+            static_cast<std::string*>(self->host_data)->assign(m, n);
+        };
+        return sink;
     }
     // Runs a callback that reports through an error sink: "" on KD_OK, else its message.
     template <class Fn>
     static std::string call_with_sink(Fn&& fn, std::string_view without_message) {
         std::string message;
-        kd_error_sink sink{sizeof(kd_error_sink), &message, [](kd_error_sink* self, const char* m, size_t n) {
-                               static_cast<std::string*>(self->host_data)->assign(m, n);
-                           }};
+        kd_error_sink sink = make_sink(message);
         if (fn(&sink) == KD_OK) return "";
         return message.empty() ? std::string(without_message) : message;
     }

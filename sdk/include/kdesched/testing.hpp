@@ -301,7 +301,8 @@ public:
                              &Built::find_pod,
                              &Built::find_node,
                              &Built::list_objects,
-                             &Built::pod_workload};
+                             &Built::pod_workload,
+                             ++revision_};
         b.objects = objects_;
         b.workloads = &workloads_;
         return &b.snap;
@@ -410,6 +411,7 @@ private:
     }
 
     int64_t now_ms_;
+    uint64_t revision_ = 0;  // one per build(): every snapshot may differ from the last
     std::deque<NodeSpec> nodes_;
     std::deque<PodSpec> pods_;
     std::deque<MetricSpec> metrics_;
@@ -449,10 +451,14 @@ public:
     std::function<Verdict(const Pod&)> on_filter = [](const Pod&) { return Verdict::allow(); };
     std::function<Verdict(const Pod&)> on_pre_eviction_filter = [](const Pod&) { return Verdict::allow(); };
     std::function<EvictOutcome(const Pod&)> on_evict = [](const Pod&) { return EvictOutcome::accepted(); };
-    // Answers cluster evictions (kd_host.evict_pod): "" = success, else the API error.
-    std::function<std::string(const Pod&)> on_evict_pod = [](const Pod&) { return std::string(); };
-    // Answers every other cluster write with "" (success) or an error; `what` is the writes() line.
-    std::function<std::string(const std::string& what)> on_write = [](const std::string&) { return std::string(); };
+    // Answers cluster evictions (kd_host.evict_pod): "" = success, else the API error (a
+    // WriteResult gives the code too, e.g. {KD_WRITE_REFUSED, "…disruption budget…"}).
+    std::function<WriteResult(const Pod&)> on_evict_pod = [](const Pod&) { return WriteResult(); };
+    // Answers every other cluster write: "" or a default WriteResult = success, a message = failure,
+    // or a WriteResult with its code ({KD_WRITE_CONFLICT, "…"}); `what` is the writes() line.
+    // A successful create or update gets resourceVersion "rv-<n>" (n counts them) unless the
+    // answer names one.
+    std::function<WriteResult(const std::string& what)> on_write = [](const std::string&) { return WriteResult(); };
     // Answers Pod Picker requests. Like the host, the fake refuses an answer naming a pod that is
     // not a candidate; it does not count the names: script a failure to test the other fallbacks.
     std::function<PickAnswer(const RecordedPick&)> on_pick_pods = [](const RecordedPick&) {
@@ -472,8 +478,8 @@ public:
     }
     const std::vector<std::string>& logs() const { return logs_; }
     // Cluster writes other than evictions, one line each, in order: "create <json>", "update <json>",
-    // "delete <kind> <ns>/<name>", "delete-pod <ns>/<name> <reason>", "annotate <ns>/<name> <k>=<v>",
-    // "event <kind> <ns>/<name> <type> <reason> <action>: <message>".
+    // "status <json>" (update_object_status), "delete <kind> <ns>/<name>", "delete-pod <ns>/<name> <reason>", "annotate
+    // <ns>/<name> <k>=<v>", "event <kind> <ns>/<name> <type> <reason> <action>: <message>".
     const std::vector<std::string>& writes() const { return writes_; }
     // Facts plugins reported (kd_host.report): "kind subject key=value", in order.
     const std::vector<std::string>& reports() const { return reports_; }
@@ -548,7 +554,8 @@ public:
                         &annotate_cb,
                         &event_cb,
                         &count_cb,
-                        &pick_cb};
+                        &pick_cb,
+                        &status_cb};
     }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
@@ -556,7 +563,7 @@ public:
 private:
     struct Sink {
         std::string message;
-        kd_error_sink sink{sizeof(kd_error_sink), this, &set};
+        kd_error_sink sink{sizeof(kd_error_sink), this, &set, KD_WRITE_OK, {}};
         static void set(kd_error_sink* self, const char* m, size_t n) {
             static_cast<Sink*>(self->host_data)->message.assign(m, n);
         }
@@ -592,13 +599,11 @@ private:
                                   kd_error_sink* err) {
         FakeHost& self = of(h);
         Pod p(pod);
-        std::string failure = self.on_evict_pod(p);
-        EvictOutcome r = failure.empty() ? EvictOutcome::accepted() : EvictOutcome::failed(failure);
+        WriteResult answer = self.on_evict_pod(p);
+        EvictOutcome r = answer.ok() ? EvictOutcome::accepted() : EvictOutcome::failed(answer.message);
         self.cluster_evictions_.push_back(
             {p.key(), std::string(p.node_name()), std::string(sv(reason)), std::string(sv(call->plugin)), r});
-        if (failure.empty()) return KD_OK;
-        err->set(err, failure.data(), failure.size());
-        return KD_ERROR;
+        return self.reply(std::move(answer), false, err);
     }
 
     static void report_cb(const kd_host* h, const kd_call*, kd_str kind, kd_str subject, kd_str key, kd_str value) {
@@ -606,19 +611,33 @@ private:
                                  "=" + std::string(sv(value)));
     }
 
-    static kd_status answer(const kd_host* h, std::string what, kd_error_sink* err) {
-        FakeHost& self = of(h);
-        std::string failure = self.on_write(what);
-        self.writes_.push_back(std::move(what));
-        if (failure.empty()) return KD_OK;
-        err->set(err, failure.data(), failure.size());
+    // Hands a write's answer to the plugin through its error sink (code, message, new resourceVersion).
+    kd_status reply(WriteResult answer, bool versioned, kd_error_sink* err) {
+        if (answer.ok() && versioned && answer.resource_version.empty())
+            answer.resource_version = "rv-" + std::to_string(++versions_made_);
+        bool has_fields = err->struct_size >= offsetof(kd_error_sink, resource_version) + sizeof(kd_str);
+        if (has_fields) err->code = answer.code;
+        if (answer.ok()) {
+            if (has_fields) err->resource_version = to_kd(kept_.emplace_back(std::move(answer.resource_version)));
+            return KD_OK;
+        }
+        err->set(err, answer.message.data(), answer.message.size());
         return KD_ERROR;
     }
+    static kd_status answer(const kd_host* h, std::string what, kd_error_sink* err, bool versioned = false) {
+        FakeHost& self = of(h);
+        WriteResult result = self.on_write(what);
+        self.writes_.push_back(std::move(what));
+        return self.reply(std::move(result), versioned, err);
+    }
     static kd_status create_cb(const kd_host* h, const kd_call*, kd_str json, kd_error_sink* err) {
-        return answer(h, "create " + std::string(sv(json)), err);
+        return answer(h, "create " + std::string(sv(json)), err, true);
     }
     static kd_status update_cb(const kd_host* h, const kd_call*, kd_str json, kd_error_sink* err) {
-        return answer(h, "update " + std::string(sv(json)), err);
+        return answer(h, "update " + std::string(sv(json)), err, true);
+    }
+    static kd_status status_cb(const kd_host* h, const kd_call*, kd_str json, kd_error_sink* err) {
+        return answer(h, "status " + std::string(sv(json)), err, true);
     }
     static kd_status delete_cb(const kd_host* h, const kd_call*, kd_str kind, kd_str ns, kd_str name,
                                kd_error_sink* err) {
@@ -721,6 +740,8 @@ private:
     std::vector<RecordedEviction> evictions_, cluster_evictions_;
     std::vector<std::string> logs_, reports_, writes_, counted_;
     std::vector<RecordedPick> picks_;
+    uint64_t versions_made_ = 0;
+    std::deque<std::string> kept_;  // resourceVersions handed to plugins (kd_str must stay valid)
 };
 
 }  // namespace kd::testing

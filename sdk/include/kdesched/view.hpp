@@ -346,6 +346,11 @@ public:
         s_->pod_workload(s_, pod.raw(), &w);
         return w.found ? std::optional<Workload>(Workload(w)) : std::nullopt;
     }
+    // The host's model revision (API 1.2): equal revisions show the same cluster, so what a
+    // plugin derived from one snapshot holds for another of the same revision. 0 from an older host.
+    uint64_t revision() const {
+        return s_->struct_size >= offsetof(kd_snapshot, revision) + sizeof(s_->revision) ? s_->revision : 0;
+    }
 
 private:
     const kd_snapshot* s_;

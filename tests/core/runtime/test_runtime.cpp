@@ -2,6 +2,7 @@
 #include "config/configuration.hpp"
 #include "error.hpp"
 #include "loader/plugin_catalog.hpp"
+#include "recording_backend.hpp"
 #include "runtime/descheduler.hpp"
 
 #include <kdesched/plugin.hpp>
@@ -100,15 +101,6 @@ public:
 
 private:
     std::string id_;
-};
-
-// Runtime's view of the cluster writes: records evictions.
-struct RecordingWriter : ClusterWriter {
-    std::vector<std::string> evicted;
-    std::string evict_pod(const kd_pod& pod, std::string_view, std::string_view) override {
-        evicted.push_back(kd::Pod(&pod).key());
-        return "";
-    }
 };
 
 // An EvictionRecord kept past the callback (the record's views are not).
@@ -316,7 +308,7 @@ TEST_CASE("the evict plugin writes to the cluster through the host", "[runtime][
     // RecordingEvict only records; the .so GoodBalance + an evict plugin that calls evict_pod is
     // covered by the DefaultEvictor tests. Here: no writer attached means evict_pod fails cleanly.
     auto cat = catalog_with_fixtures();
-    RecordingWriter w;
+    RecordingBackend w;
     Descheduler d(config(kEvictAllProfile), cat, &w, nullptr);
     CHECK(w.evicted.empty());
 }

@@ -5,7 +5,7 @@
 #include "cluster/decode/cluster_files.hpp"
 #include "config/configuration.hpp"
 #include "loader/plugin_catalog.hpp"
-#include "simulator/simulated_writer.hpp"
+#include "simulator/simulated_backend.hpp"
 #include "simulator/simulation.hpp"
 
 #include <kdesched/plugin.hpp>
@@ -106,7 +106,7 @@ profiles:
 
     REQUIRE(g_errors.size() == 3);
     CHECK(g_errors[0] == "kdesched writes PodMigrationJob and Reservation objects, not Pod");
-    CHECK(g_errors[1] == "cannot update: no such object (create it first)");
+    CHECK(g_errors[1] == "reservations.scheduling.koordinator.sh \"never-created\" not found");
     CHECK_THAT(g_errors[2], Catch::Contains("<object written by Writer>.json:1:2: invalid JSON"));
 
     // The job exists from the next cycle on, with a UID and creation time given by the "API server".
@@ -172,10 +172,123 @@ TEST_CASE("host services read Secrets from the snapshot's Secret objects", "[wri
         R"({"apiVersion":"v1","kind":"Secret","metadata":{"namespace":"jobs","name":"pod-picker","uid":"s1"},)"
         R"("data":{"token":"ZGVtby10b2tlbg=="}})",
         "secret.json", model);
-    kd::core::SimulatedWriter writer(model);
+    kd::core::SimulatedBackend backend(model);
     std::map<std::string, std::string> data;
-    CHECK(writer.read_secret("jobs", "pod-picker", data) == "");
+    CHECK(backend.read_secret("jobs", "pod-picker", data) == "");
     CHECK(data == std::map<std::string, std::string>{{"token", "ZGVtby10b2tlbg=="}});  // base64, as stored
-    CHECK(writer.read_secret("jobs", "missing", data) ==
+    CHECK(backend.read_secret("jobs", "missing", data) ==
           "Secret jobs/missing is not in the cluster snapshot (add it to a --cluster file)");
+}
+
+namespace {
+
+// What each write of Versions answered, in order: the code's name and the message.
+std::vector<std::pair<std::string, std::string>> g_answers;
+std::string g_after;  // the job as cycle 2 lists it
+
+const char* kVersionedJob = R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob",
+  "metadata":{"name":"j"%s},"spec":{"podRef":{"namespace":"shop","name":"web-1"}%s},"status":{"phase":"%s"}})";
+
+std::string job_json(const std::string& rv, bool paused, const std::string& phase) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, kVersionedJob, rv.empty() ? "" : (",\"resourceVersion\":\"" + rv + "\"").c_str(),
+                  paused ? ",\"paused\":true" : "", phase.c_str());
+    return buf;
+}
+
+// Writes one PodMigrationJob the way a controller must against an API server.
+class Versions {
+public:
+    static constexpr const char* kName = "Versions";
+    static constexpr const char* kVersion = "1.0.0";
+    Versions(kd::Host&, kd::NoArgs) {}
+    void balance(kd::Cycle& c) {
+        if (c.number() == 2) g_after = c.snapshot().list_objects("PodMigrationJob");
+        if (c.number() != 1) return;
+        auto keep = [](const kd::WriteResult& r) {
+            g_answers.emplace_back(kd::write_code_name(r.code), r.message);
+            return r.resource_version;
+        };
+        std::string v1 = keep(c.create_object(job_json("", false, "Running")));  // status ignored
+        keep(c.create_object(job_json("", false, "Pending")));
+        std::string v2 = keep(c.update_object(job_json(v1, true, "Failed")));  // spec only
+        keep(c.update_object(job_json(v1, false, "Pending")));                 // stale
+        keep(c.update_object(job_json("", false, "Pending")));                 // no resourceVersion
+        keep(c.update_object_status(job_json(v2, false, "Running")));          // status only
+        keep(c.delete_object("Reservation", "", "nope"));
+        keep(c.update_object(R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Reservation",
+                                 "metadata":{"name":"never","resourceVersion":"1"},"spec":{"template":{}}})"));
+    }
+    kd::EvictOutcome evict(kd::Cycle&, const kd::Pod&, const kd::EvictRequest&) { return kd::EvictOutcome::accepted(); }
+};
+
+const char* kVersionsProfile = R"(apiVersion: descheduler/v1alpha2
+kind: DeschedulerConfiguration
+profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: Versions}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: Versions}]}
+    filter: {disabled: [{name: "*"}]}
+)";
+
+}  // namespace
+
+TEST_CASE("the simulated API server: resourceVersions, conflicts and the status subresource", "[writes][versions]") {
+    g_answers.clear();
+    ClusterModel m;
+    for (const char* n : {"n1", "n2"}) add_node(m, n);
+    add_pod(m, "web-1");
+    PluginCatalog catalog;
+    catalog.add_in_process(kd::module<Versions>("versions-test"));
+    simulate(parse_configuration(kVersionsProfile, "versions.yaml"), catalog, m, {2, false});
+
+    const std::string what = "podmigrationjobs.scheduling.koordinator.sh \"j\"";
+    REQUIRE(g_answers.size() == 8);
+    CHECK(g_answers[0] == std::pair<std::string, std::string>{"ok", ""});
+    CHECK(g_answers[1] == std::pair<std::string, std::string>{"exists", what + " already exists"});
+    CHECK(g_answers[2].first == "ok");
+    CHECK(g_answers[3] == std::pair<std::string, std::string>{
+                              "conflict", "Operation cannot be fulfilled on " + what +
+                                              ": the object has been modified; please apply your changes to the latest "
+                                              "version and try again"});
+    CHECK(g_answers[4].first == "invalid");
+    CHECK_THAT(g_answers[4].second, Catch::Contains("metadata.resourceVersion: Invalid value: 0: must be specified"));
+    CHECK(g_answers[5].first == "ok");
+    CHECK(g_answers[6] == std::pair<std::string, std::string>{
+                              "not-found", "reservations.scheduling.koordinator.sh \"nope\" not found"});
+    CHECK(g_answers[7] == std::pair<std::string, std::string>{
+                              "not-found", "reservations.scheduling.koordinator.sh \"never\" not found"});
+
+    // What is stored: the spec of the accepted update, the status of the status update only, at
+    // the resourceVersion of the last accepted write.
+    const PodMigrationJob* job = m.migration_job_by_name("j");
+    REQUIRE(job);
+    CHECK(job->paused);
+    CHECK(job->phase == "Running");
+    CHECK(job->resource_version == "3");  // create, update, status update
+    CHECK_THAT(g_after, Catch::Contains(R"("paused":true)"));
+    CHECK_THAT(g_after, Catch::Contains(R"("status":{"phase":"Running"})"));
+    CHECK_THAT(g_after, Catch::Contains("\"resourceVersion\":\"" + job->resource_version + "\""));
+}
+
+TEST_CASE("a plugin built against API 1.1 still writes status with create and update", "[writes][versions]") {
+    g_answers.clear();
+    ClusterModel m;
+    for (const char* n : {"n1", "n2"}) add_node(m, n);
+    add_pod(m, "web-1");
+    // The module as a 1.1 plugin would hand it over (same hooks; the host reads the version).
+    static const kd_plugin_descriptor* const plugins[] = {kd::descriptor<Versions>()};
+    static const kd_module legacy{sizeof(kd_module), {1, 1, 0}, "versions-1.1", plugins, 1};
+    PluginCatalog catalog;
+    catalog.add_in_process(&legacy);
+    simulate(parse_configuration(kVersionsProfile, "versions.yaml"), catalog, m, {2, false});
+    // Each accepted create and update was followed by a status write with the resourceVersion it
+    // answered: create + status, update + status, then the status update.
+    const PodMigrationJob* job = m.migration_job_by_name("j");
+    REQUIRE(job);
+    CHECK(job->paused);
+    CHECK(job->phase == "Running");
+    CHECK(job->resource_version == "5");
+    CHECK(g_answers[3].first == "conflict");
 }

@@ -85,8 +85,12 @@ TEST_CASE("reconcile: Pending → Running creates the Reservation (C.8)", "[reco
     CHECK(to_json(*at(r, term + "/0/matchFields")) ==
           R"([{"key":"metadata.name","operator":"NotIn","values":["n1"]}])");
 
+    // Spec first, then the status subresource, which carries the resourceVersion the spec update
+    // answered (the fake host's third versioned write, after the Reservation and the spec).
+    CHECK(job_write_verbs(w.host, "job-p") == std::vector<std::string>{"update", "status"});
     auto job = last_job_update(w.host, "job-p");
-    CHECK(job_updates(w.host, "job-p").size() == 1);
+    CHECK(str(job_updates(w.host, "job-p")[0], "/metadata/resourceVersion") == "1");
+    CHECK(str(job, "/metadata/resourceVersion") == "rv-2");
     CHECK(str(job, "/status/phase") == "Running");
     CHECK(str(job, "/spec/podRef/uid") == "uid-pod-default-p");
     CHECK(str(job, "/spec/reservationOptions/reservationRef/apiVersion") == "v1alpha1");
@@ -599,7 +603,7 @@ TEST_CASE("reconcile: EvictDirectly evicts, then succeeds once the pod is gone",
     std::string job = JobJson("default", "p").mode("EvictDirectly").json();
     CHECK(w.tick(kT0, {job}) == kT0);
     auto j = last_job_update(w.host, "job-p");
-    CHECK(job_updates(w.host, "job-p").size() == 1);
+    CHECK(job_write_verbs(w.host, "job-p") == std::vector<std::string>{"update", "status"});
     CHECK(str(j, "/status/phase") == "Running");
     CHECK(condition(j, "Eviction")->reason == "Evicting");
     CHECK(objects_written(w.host, "create", "Reservation").empty());
@@ -693,4 +697,44 @@ TEST_CASE("reconcile: a new pod under the same name after the eviction completes
     CHECK(str(done, "/status/message") == "Pod \"default/p\" has been evicted");
     CHECK(condition(done, "Eviction")->reason == "EvictComplete");
     CHECK(w.host.cluster_evictions().empty());
+}
+
+TEST_CASE("reconcile: a conflict on the job's update is reconciled again from the job as it is now",
+          "[reconcile][conflict]") {
+    World w;
+    auto is = [](const std::string& what, const char* verb, const char* kind) {
+        return what.rfind(verb, 0) == 0 && what.find(std::string("\"kind\":\"") + kind + "\"") != std::string::npos;
+    };
+    // Someone else wrote the job after this tick's snapshot was taken: its update is refused.
+    w.host.on_write = [&](const std::string& what) -> kd::WriteResult {
+        if (is(what, "update ", "PodMigrationJob"))
+            return {KD_WRITE_CONFLICT,
+                    "Operation cannot be fulfilled on podmigrationjobs.scheduling.koordinator.sh \"job-p\": the object "
+                    "has been modified; please apply your changes to the latest version and try again"};
+        return check_against_crds(what);
+    };
+    CHECK(w.tick(kT0, {JobJson("default", "p").json()}) == kT0);  // again at once, from the fresh job
+    CHECK(objects_written(w.host, "create", "Reservation").size() == 1);
+    CHECK(job_write_verbs(w.host, "job-p") == std::vector<std::string>{"update"});  // no status after the refusal
+    CHECK(contains(w.host.logs(), "PodMigrationJob \"job-p\" changed meanwhile"));
+    CHECK_FALSE(contains(w.host.logs(), "update failed"));
+
+    // The next tick lists the job as the other writer left it, at its new resourceVersion; the
+    // Reservation made in the first tick exists already and is taken up, without a second event.
+    w.host.clear();
+    w.host.on_write = [&](const std::string& what) -> kd::WriteResult {
+        if (is(what, "create ", "Reservation"))
+            return {KD_WRITE_EXISTS, "reservations.scheduling.koordinator.sh \"uid-job-p\" already exists"};
+        return check_against_crds(what);
+    };
+    JobJson edited("default", "p");
+    edited.set("/metadata/resourceVersion", "7").set("/metadata/labels/team", "shop");
+    CHECK(w.tick(kT0 + 1, {edited.json()}) == kT0 + 1);
+    REQUIRE(job_write_verbs(w.host, "job-p") == std::vector<std::string>{"update", "status"});
+    auto updates = job_updates(w.host, "job-p");
+    CHECK(str(updates[0], "/metadata/resourceVersion") == "7");
+    CHECK(str(updates[0], "/metadata/labels/team") == "shop");  // the other writer's change survives
+    CHECK(str(updates[0], "/spec/reservationOptions/reservationRef/name") == "uid-job-p");
+    CHECK(str(updates[1], "/status/phase") == "Running");
+    CHECK_FALSE(contains(lines(w.host, "event "), "ReservationCreated"));
 }

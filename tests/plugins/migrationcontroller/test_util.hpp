@@ -137,6 +137,7 @@ public:
         set("/kind", "PodMigrationJob");
         set("/metadata/name", "job-" + pod_name);
         set("/metadata/uid", "uid-job-" + pod_name);
+        set("/metadata/resourceVersion", "1");  // as listed: every stored object has one
         created(created_ms);
         annotation("koordinator.sh/job-created-by", kInstance);
         annotation("descheduler.koordinator.sh/passed-arbitration", "true");
@@ -188,6 +189,7 @@ public:
         set("/kind", "Reservation");
         set("/metadata/name", name);
         set("/metadata/uid", "uid-" + name);
+        set("/metadata/resourceVersion", "1");
         set("/metadata/labels/" + esc("scheduling.koordinator.sh/reservation-order"), "1");
         if (!phase.empty()) set("/status/phase", phase);
     }
@@ -233,19 +235,27 @@ inline void base_cluster(SnapshotBuilder& b, int32_t replicas = 6) {
     b.workload("Deployment", "default", "web", replicas).member("uid-ReplicaSet-web-rs");
 }
 
-// The lines of writes() that start with `prefix` ("create ", "update ", "delete ", "event "…), prefix removed.
-inline std::vector<std::string> lines(const FakeHost& host, std::string_view prefix) {
+// The lines of writes() that start with one of `prefixes` ("create ", "update ", "status ",
+// "delete ", "event "…), prefix removed, in order.
+inline std::vector<std::string> lines(const FakeHost& host, std::initializer_list<std::string_view> prefixes) {
     std::vector<std::string> out;
     for (const auto& w : host.writes())
-        if (w.compare(0, prefix.size(), prefix) == 0) out.push_back(w.substr(prefix.size()));
+        for (std::string_view prefix : prefixes)
+            if (w.compare(0, prefix.size(), prefix) == 0) out.push_back(w.substr(prefix.size()));
     return out;
 }
+inline std::vector<std::string> lines(const FakeHost& host, std::string_view prefix) {
+    return lines(host, {prefix});
+}
 
-// Every created / updated object of `kind` (named `name` unless empty), in order.
+// Every created / updated object of `kind` (named `name` unless empty), in order. An update
+// ("update" and "status": the job's spec and its status subresource) carries the whole object.
 inline std::vector<rapidjson::Document> objects_written(const FakeHost& host, std::string_view verb,
                                                         std::string_view kind, std::string_view name = "") {
     std::vector<rapidjson::Document> out;
-    for (const auto& line : lines(host, std::string(verb) + " ")) {
+    std::initializer_list<std::string_view> updates = {"update ", "status "};
+    std::string single = std::string(verb) + " ";
+    for (const auto& line : verb == "update" ? lines(host, updates) : lines(host, single)) {
         rapidjson::Document d = parse(line);
         if (str(d, "/kind") != kind) continue;
         if (!name.empty() && str(d, "/metadata/name") != name) continue;
@@ -255,6 +265,17 @@ inline std::vector<rapidjson::Document> objects_written(const FakeHost& host, st
 }
 inline std::vector<rapidjson::Document> job_updates(const FakeHost& host, std::string_view name = "") {
     return objects_written(host, "update", "PodMigrationJob", name);
+}
+// The verbs of the writes of job `name`, in order: "update" (metadata and spec) or "status".
+inline std::vector<std::string> job_write_verbs(const FakeHost& host, std::string_view name) {
+    std::vector<std::string> out;
+    for (const auto& w : host.writes()) {
+        std::string verb = w.substr(0, w.find(' '));
+        if ((verb != "update" && verb != "status") || w.find("\"kind\":\"PodMigrationJob\"") == std::string::npos)
+            continue;
+        if (str(parse(w.substr(verb.size() + 1)), "/metadata/name") == name) out.push_back(verb);
+    }
+    return out;
 }
 // The last update of job `name`; fails the test when there is none.
 inline rapidjson::Document last_job_update(const FakeHost& host, std::string_view name) {
@@ -281,13 +302,13 @@ inline bool contains(const std::vector<std::string>& v, std::string_view needle)
     return false;
 }
 
-// Checks every object a write line ("create <json>" / "update <json>") carries against
+// Checks every object a write line ("create <json>" / "update <json>" / "status <json>") carries against
 // Koordinator's CRD of its kind (its schema facts, tests/data/crd); returns "" so that the fake
 // host accepts the write. Use as FakeHost::on_write.
 inline std::string check_against_crds(const std::string& what) {
     static const CrdSchema pmj(std::string(KD_CRD_FACTS_DIR) + "/podmigrationjobs.v1alpha1.facts");
     static const CrdSchema reservation(std::string(KD_CRD_FACTS_DIR) + "/reservations.v1alpha1.facts");
-    if (what.rfind("create ", 0) != 0 && what.rfind("update ", 0) != 0) return "";
+    if (what.rfind("create ", 0) != 0 && what.rfind("update ", 0) != 0 && what.rfind("status ", 0) != 0) return "";
     auto doc = parse(what.substr(7));
     std::string kind = str(doc, "/kind");
     const CrdSchema* schema = kind == pmj.kind() ? &pmj : kind == reservation.kind() ? &reservation : nullptr;
