@@ -2,39 +2,17 @@
 
 #include "cluster/rfc3339.hpp"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "text/json_writer.hpp"
 
 namespace kd::core {
 
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void str(Writer& w, const char* key, const std::string& v, bool omit_empty = true) {
-    if (omit_empty && v.empty()) return;
-    w.Key(key);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-}
+using Writer = json::TextWriter;
+using json::field_if_set;
 
 void time(Writer& w, const char* key, int64_t ms) {
-    if (ms != 0) str(w, key, format_rfc3339(ms));
-}
-
-// Embeds JSON text kept as read (templates, deleteOptions) without re-encoding it.
-void raw(Writer& w, const char* key, const std::string& json) {
-    if (json.empty()) return;
-    w.Key(key);
-    w.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
-}
-
-void string_map(Writer& w, const char* key, const std::map<std::string, std::string>& m) {
-    if (m.empty()) return;
-    w.Key(key);
-    w.StartObject();
-    for (const auto& [k, v] : m) str(w, k.c_str(), v, false);
-    w.EndObject();
+    if (ms != 0) json::field(w, key, format_rfc3339(ms));
 }
 
 void metadata(Writer& w, const std::string& name, const std::string& uid, const std::string& resource_version,
@@ -42,24 +20,24 @@ void metadata(Writer& w, const std::string& name, const std::string& uid, const 
               const std::map<std::string, std::string>& annotations) {
     w.Key("metadata");
     w.StartObject();
-    str(w, "name", name);
-    str(w, "uid", uid);
-    str(w, "resourceVersion", resource_version);
+    field_if_set(w, "name", name);
+    field_if_set(w, "uid", uid);
+    field_if_set(w, "resourceVersion", resource_version);
     time(w, "creationTimestamp", creation_ms);
-    string_map(w, "labels", labels);
-    string_map(w, "annotations", annotations);
+    json::string_map(w, "labels", labels);
+    json::string_map(w, "annotations", annotations);
     w.EndObject();
 }
 
 void reference_value(Writer& w, const ObjectReference& r) {
     w.StartObject();
-    str(w, "apiVersion", r.api_version);
-    str(w, "kind", r.kind);
-    str(w, "namespace", r.ns);
-    str(w, "name", r.name);
-    str(w, "uid", r.uid);
-    str(w, "resourceVersion", r.resource_version);
-    str(w, "fieldPath", r.field_path);
+    field_if_set(w, "apiVersion", r.api_version);
+    field_if_set(w, "kind", r.kind);
+    field_if_set(w, "namespace", r.ns);
+    field_if_set(w, "name", r.name);
+    field_if_set(w, "uid", r.uid);
+    field_if_set(w, "resourceVersion", r.resource_version);
+    field_if_set(w, "fieldPath", r.field_path);
     w.EndObject();
 }
 
@@ -74,31 +52,26 @@ void conditions(Writer& w, const std::vector<Condition>& list) {
     w.StartArray();
     for (const auto& c : list) {
         w.StartObject();
-        str(w, "type", c.type);
-        str(w, "status", c.status);
+        field_if_set(w, "type", c.type);
+        field_if_set(w, "status", c.status);
         time(w, "lastProbeTime", c.last_probe_ms);
         time(w, "lastTransitionTime", c.last_transition_ms);
-        str(w, "reason", c.reason);
-        str(w, "message", c.message);
+        field_if_set(w, "reason", c.reason);
+        field_if_set(w, "message", c.message);
         w.EndObject();
     }
     w.EndArray();
 }
 
 void type_meta(Writer& w, const char* kind) {
-    str(w, "apiVersion", "scheduling.koordinator.sh/v1alpha1");
-    str(w, "kind", kind);
-}
-
-std::string done(rapidjson::StringBuffer& buf) {
-    return std::string(buf.GetString(), buf.GetSize());
+    field_if_set(w, "apiVersion", "scheduling.koordinator.sh/v1alpha1");
+    field_if_set(w, "kind", kind);
 }
 
 }  // namespace
 
 std::string to_json(const PodMigrationJob& job) {
-    rapidjson::StringBuffer buf;
-    Writer w(buf);
+    Writer w;
     w.StartObject();
     type_meta(w, "PodMigrationJob");
     metadata(w, job.name, job.uid, job.resource_version, job.creation_ms, job.labels, job.annotations);
@@ -108,35 +81,34 @@ std::string to_json(const PodMigrationJob& job) {
         w.Key("paused");
         w.Bool(true);
     }
-    if (job.ttl) str(w, "ttl", kd::format_duration(*job.ttl));
-    str(w, "mode", job.mode);
+    if (job.ttl) field_if_set(w, "ttl", kd::format_duration(*job.ttl));
+    field_if_set(w, "mode", job.mode);
     reference(w, "podRef", job.pod_ref);
     if (job.reservation_ref || job.reservation_template) {
         w.Key("reservationOptions");
         w.StartObject();
         if (job.reservation_ref) reference(w, "reservationRef", *job.reservation_ref);
-        if (job.reservation_template) raw(w, "template", job.reservation_template->json);
+        if (job.reservation_template) json::raw_field(w, "template", job.reservation_template->json);
         w.EndObject();
     }
-    if (job.delete_options_json) raw(w, "deleteOptions", *job.delete_options_json);
+    if (job.delete_options_json) json::raw_field(w, "deleteOptions", *job.delete_options_json);
     w.EndObject();
     w.Key("status");
     w.StartObject();
-    str(w, "phase", job.phase);
-    str(w, "status", job.status);
-    str(w, "reason", job.reason);
-    str(w, "message", job.message);
+    field_if_set(w, "phase", job.phase);
+    field_if_set(w, "status", job.status);
+    field_if_set(w, "reason", job.reason);
+    field_if_set(w, "message", job.message);
     conditions(w, job.conditions);
-    str(w, "nodeName", job.node_name);
+    field_if_set(w, "nodeName", job.node_name);
     if (job.status_pod_ref) reference(w, "podRef", *job.status_pod_ref);
     w.EndObject();
     w.EndObject();
-    return done(buf);
+    return w.text();
 }
 
 std::string to_json(const Reservation& r) {
-    rapidjson::StringBuffer buf;
-    Writer w(buf);
+    Writer w;
     w.StartObject();
     type_meta(w, "Reservation");
     metadata(w, r.name, r.uid, r.resource_version, r.creation_ms, r.labels, r.annotations);
@@ -147,7 +119,7 @@ std::string to_json(const Reservation& r) {
         w.StartObject();
         w.EndObject();
     } else {
-        raw(w, "template", r.template_.json);
+        json::raw_field(w, "template", r.template_.json);
     }
     w.Key("owners");
     w.StartArray();
@@ -157,11 +129,11 @@ std::string to_json(const Reservation& r) {
         if (o.controller) {
             w.Key("controller");
             w.StartObject();
-            str(w, "apiVersion", o.controller->api_version, false);
-            str(w, "kind", o.controller->kind, false);
-            str(w, "name", o.controller->name, false);
-            str(w, "uid", o.controller->uid, false);
-            str(w, "namespace", o.controller->ns);
+            json::field(w, "apiVersion", o.controller->api_version);
+            json::field(w, "kind", o.controller->kind);
+            json::field(w, "name", o.controller->name);
+            json::field(w, "uid", o.controller->uid);
+            field_if_set(w, "namespace", o.controller->ns);
             if (o.controller->controller) {
                 w.Key("controller");
                 w.Bool(true);
@@ -171,18 +143,15 @@ std::string to_json(const Reservation& r) {
         if (o.label_selector) {
             w.Key("labelSelector");
             w.StartObject();
-            string_map(w, "matchLabels", o.label_selector->matchLabels);
+            json::string_map(w, "matchLabels", o.label_selector->matchLabels);
             if (!o.label_selector->matchExpressions.empty()) {
                 w.Key("matchExpressions");
                 w.StartArray();
                 for (const auto& e : o.label_selector->matchExpressions) {
                     w.StartObject();
-                    str(w, "key", e.key, false);
-                    str(w, "operator", e.operator_, false);
-                    w.Key("values");
-                    w.StartArray();
-                    for (const auto& v : e.values) w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-                    w.EndArray();
+                    json::field(w, "key", e.key);
+                    json::field(w, "operator", e.operator_);
+                    json::string_array(w, "values", e.values);
                     w.EndObject();
                 }
                 w.EndArray();
@@ -192,7 +161,7 @@ std::string to_json(const Reservation& r) {
         w.EndObject();
     }
     w.EndArray();
-    if (r.ttl) str(w, "ttl", kd::format_duration(*r.ttl));
+    if (r.ttl) field_if_set(w, "ttl", kd::format_duration(*r.ttl));
     time(w, "expires", r.expires_ms);
     w.Key("allocateOnce");
     w.Bool(r.allocate_once);
@@ -203,8 +172,8 @@ std::string to_json(const Reservation& r) {
     w.EndObject();
     w.Key("status");
     w.StartObject();
-    str(w, "phase", r.phase);
-    str(w, "nodeName", r.node_name);
+    field_if_set(w, "phase", r.phase);
+    field_if_set(w, "nodeName", r.node_name);
     conditions(w, r.conditions);
     if (!r.current_owners.empty()) {
         w.Key("currentOwners");
@@ -214,7 +183,7 @@ std::string to_json(const Reservation& r) {
     }
     w.EndObject();
     w.EndObject();
-    return done(buf);
+    return w.text();
 }
 
 }  // namespace kd::core

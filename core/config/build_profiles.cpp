@@ -1,9 +1,7 @@
 #include "config/build_profiles.hpp"
 
 #include "config/merge_plugin_sets.hpp"
-
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "text/json_writer.hpp"
 
 #include <map>
 
@@ -88,8 +86,7 @@ bool is_type_meta(std::string_view key) {
 }
 
 std::string args_json(const rapidjson::Value& args) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> writer(buf);
+    json::TextWriter writer;
     writer.StartObject();
     for (auto it = args.MemberBegin(); it != args.MemberEnd(); ++it) {
         if (is_type_meta({it->name.GetString(), it->name.GetStringLength()})) continue;
@@ -97,7 +94,7 @@ std::string args_json(const rapidjson::Value& args) {
         it->value.Accept(writer);
     }
     writer.EndObject();
-    return {buf.GetString(), buf.GetSize()};
+    return writer.text();
 }
 
 // Every node under args, relative to args, so the runtime can place the plugin's own errors.

@@ -1,6 +1,7 @@
 #include "picker/picker_contract.hpp"
 
 #include "picker/picker_error.hpp"
+#include "text/json_writer.hpp"
 
 #include <kdesched/pod_picker.hpp>
 
@@ -27,17 +28,12 @@ std::string shorten(std::string_view text) {
 }  // namespace
 
 std::string encode_pick_request(const std::vector<std::string>& candidates, uint32_t requested) {
-    rapidjson::StringBuffer text;
-    rapidjson::Writer<rapidjson::StringBuffer> w(text);
+    json::TextWriter w;
     w.StartObject();
-    w.Key("number_of_pods_requested");
-    w.Uint(requested);
-    w.Key("candidate_pods");
-    w.StartArray();
-    for (const auto& name : candidates) w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
-    w.EndArray();
+    json::field(w, "number_of_pods_requested", uint64_t{requested});
+    json::string_array(w, "candidate_pods", candidates);
     w.EndObject();
-    return std::string(text.GetString(), text.GetSize());
+    return w.text();
 }
 
 std::vector<uint8_t> rank_answer(std::string_view body, const std::vector<std::string>& candidates, uint32_t requested,

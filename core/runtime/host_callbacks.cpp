@@ -9,9 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "text/json_writer.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -113,10 +111,7 @@ WriteResult then_status(ClusterBackend& backend, std::string_view json, std::str
         meta["resourceVersion"] = rv;
     else
         meta.AddMember("resourceVersion", rv, doc.GetAllocator());
-    rapidjson::StringBuffer text;
-    rapidjson::Writer<rapidjson::StringBuffer> writer(text);
-    doc.Accept(writer);
-    return backend.update_status(std::string_view(text.GetString(), text.GetSize()), plugin);
+    return backend.update_status(json::text_of(doc), plugin);
 }
 
 kd_status evict_pod_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str reason, kd_error_sink* err) {

@@ -3,6 +3,7 @@
 #include "simulator/simulation_report.hpp"
 
 #include "cluster/rfc3339.hpp"
+#include "text/json_writer.hpp"
 
 #include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/prettywriter.h>
@@ -16,28 +17,8 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::OStreamWrapper>;
 
-void field(Writer& w, const char* key, const std::string& value) {
-    w.Key(key);
-    w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-void field(Writer& w, const char* key, uint64_t value) {
-    w.Key(key);
-    w.Uint64(value);
-}
-
-// "key": [ {…}, … ] with `write_one(item)` filling each object.
-template <class Items, class WriteOne>
-void object_array(Writer& w, const char* key, const Items& items, WriteOne&& write_one) {
-    w.Key(key);
-    w.StartArray();
-    for (const auto& item : items) {
-        w.StartObject();
-        write_one(item);
-        w.EndObject();
-    }
-    w.EndArray();
-}
+using json::field;
+using json::object_array;
 
 void usage(Writer& w, double pct) {
     if (pct < 0)
@@ -65,10 +46,7 @@ void write_json(std::ostream& out, const SimulationReport& report) {
         field(w, "time", format_rfc3339(c.time_ms));
         if (!c.error.empty()) field(w, "error", c.error);
         if (!c.tick_errors.empty()) {
-            w.Key("tickErrors");
-            w.StartArray();
-            for (const auto& e : c.tick_errors) w.String(e.c_str(), static_cast<rapidjson::SizeType>(e.size()));
-            w.EndArray();
+            json::string_array(w, "tickErrors", c.tick_errors);
         }
         object_array(w, "nodes", c.nodes, [&](const NodeReport& n) {
             field(w, "name", n.name);

@@ -2,8 +2,7 @@
 
 #include <kdesched/rfc3339.hpp>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "json.hpp"
 
 namespace kd::plugins::migrationcontroller {
 
@@ -20,22 +19,17 @@ namespace {
 
 std::string soft_eviction_json(int64_t now_ms, const std::string& delete_options, std::string_view trigger,
                                const std::string& reason) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    w.StartObject();
-    std::string ts = kd::format_rfc3339(now_ms);
-    w.Key("timestamp");
-    w.String(ts.c_str());
+    rapidjson::Document d(rapidjson::kObjectType);
+    auto& a = d.GetAllocator();
+    json::put(d, "timestamp", json::text(kd::format_rfc3339(now_ms), a), a);
     if (!delete_options.empty()) {
-        w.Key("deleteOptions");
-        w.RawValue(delete_options.c_str(), delete_options.size(), rapidjson::kObjectType);
+        rapidjson::Document options(&a);
+        options.Parse(delete_options.data(), delete_options.size());
+        if (!options.HasParseError()) json::put(d, "deleteOptions", rapidjson::Value(options, a), a);
     }
-    w.Key("initiator");
-    w.String(trigger.data(), static_cast<rapidjson::SizeType>(trigger.size()));
-    w.Key("reason");
-    w.String(reason.c_str());
-    w.EndObject();
-    return std::string(buf.GetString(), buf.GetSize());
+    json::put(d, "initiator", json::text(trigger, a), a);
+    json::put(d, "reason", json::text(reason, a), a);
+    return json::to_json(&d);
 }
 
 }  // namespace

@@ -126,12 +126,25 @@ bool Reconciler::expire(kd::Cycle& cycle, Job& job) {
     return job.active() && !job.paused() && timed_out(s) && s.out.changed;
 }
 
+// ReservationFirst (koord's doMigrate with a Reservation): each stage returns true when the
+// job may go on to the next one in this call; otherwise `s.out` says what happened.
 ReconcileOutcome Reconciler::reservation_first(Step& s) {
+    if (ensure_reservation(s) && reservation_scheduled(s)) {
+        std::string bound;
+        if (s.reservation->owned_by_object_only())
+            pending_pod_scheduled(s);
+        else if (evict_pod(s, s.out) && bound_pod_ready(s, bound))
+            succeed(s, "Bind " + bound + " in Reservation \"" + std::string(s.job.reservation_name()) + "\"");
+    }
+    return s.out;
+}
+
+bool Reconciler::ensure_reservation(Step& s) {
     Job& job = s.job;
     if (job.reservation_name().empty()) {
         if (!s.pod) {
             fail(s, "MissingPod", "Abort job caused by missing " + s.pod_text());
-            return s.out;
+            return false;
         }
         BuiltReservation r = build_reservation(job, *s.pod, s.now);
         kd::WriteResult created = s.cycle.create_object(r.json);
@@ -142,13 +155,13 @@ ReconcileOutcome Reconciler::reservation_first(Step& s) {
                 event(s, "Warning", "FailedCreateReservation", created.message);
             s.out.error = "creating Reservation \"" + r.name + "\": " + created.message;
             s.out.requeue_after_ms = kErrorBackoffMs;
-            return s.out;
+            return false;
         }
         job.set_reservation_ref(r.name, "");
         s.out.changed = true;
         if (created.ok())
             event(s, "Normal", "ReservationCreated", "Reservation \"" + r.name + "\" created for " + s.pod_text());
-        return s.out;
+        return false;  // seen in a later snapshot
     }
     std::string name(job.reservation_name());
     s.reservation = ReservationView::find(s.reservations, name);
@@ -160,33 +173,39 @@ ReconcileOutcome Reconciler::reservation_first(Step& s) {
         } else {
             s.out.requeue_after_ms = kRequeueMs;
         }
-        return s.out;
+        return false;
     }
-    const ReservationView& r = *s.reservation;
-    if (!r.has_label(kReservationOrderLabel))
-        if (std::string err = s.cycle.update_object(r.with_order_label(s.now)); !err.empty()) {
-            s.out.error = "labelling Reservation \"" + name + "\": " + err;
+    if (!s.reservation->has_label(kReservationOrderLabel))
+        if (kd::WriteResult r = s.cycle.update_object(s.reservation->with_order_label(s.now)); !r.ok()) {
+            s.out.error = "labelling Reservation \"" + name + "\": " + r.message;
             s.out.requeue_after_ms = kErrorBackoffMs;
-            return s.out;
+            return false;
         }
     set_condition(s, std::string(kReservationCreated), "True", "", "");
+    return true;
+}
+
+bool Reconciler::reservation_scheduled(Step& s) {
+    Job& job = s.job;
+    const ReservationView& r = *s.reservation;
+    const std::string name(job.reservation_name());
     auto scheduled_cond = r.condition("Scheduled");
     if (!job.condition_true(kReservationScheduled) && scheduled_cond && scheduled_cond->reason == "Unschedulable")
         if (set_condition(s, std::string(kReservationScheduled), "False", "Unschedulable", scheduled_cond->message))
             event(s, "Warning", "Unschedulable", scheduled_cond->message);
     if (r.phase().empty() || r.phase() == "Pending") {
         s.out.requeue_after_ms = kRequeueMs;
-        return s.out;
+        return false;
     }
     if (auto ready = r.condition("Ready"); r.phase() == "Failed" && ready && ready->reason == "Expired") {
         fail(s, "ReservationExpired", "Reservation expired");
-        return s.out;
+        return false;
     }
     bool scheduled = !r.node_name().empty() && scheduled_cond && scheduled_cond->reason == "Scheduled" &&
                      scheduled_cond->status == "True";
     if (!scheduled) {
         fail(s, "Unschedulable", scheduled_cond ? scheduled_cond->message : "Reservation is not scheduled");
-        return s.out;
+        return false;
     }
     if (job.node_name().empty() && !job.condition_true(kReservationScheduled)) {
         if (s.pod && r.node_name() == s.pod->node_name()) {
@@ -194,45 +213,51 @@ ReconcileOutcome Reconciler::reservation_first(Step& s) {
                  "Scheduler assignes the Reservation \"" + name + "\" on the same node \"" +
                      std::string(r.node_name()) + "\" as the " + s.pod_text());
             s.out.error = "Reservation on the same node as the pod";
-            return s.out;
+            return false;
         }
         job.set_node_name(r.node_name());
         set_condition(s, std::string(kReservationScheduled), "True", "", "");
         event(s, "Normal", "ReservationScheduled",
               "Assign Reservation \"" + name + "\" to node \"" + std::string(r.node_name()) + "\"");
     }
-    if (r.owned_by_object_only()) {
-        // A pending pod's migration: done when the scheduler has placed the pod itself.
-        if (!s.pod) {
-            fail(s, "MissingPod", "Abort job caused by missing " + s.pod_text());
-            return s.out;
-        }
-        if (pod_scheduled(*s.pod)) {
-            set_condition(s, std::string(kPodScheduled), "True", "", "");
-            succeed(s, "Assign " + s.pod_text() + " to node \"" + std::string(s.pod->node_name()) + "\"");
-            return s.out;
-        }
-        auto bound = r.bound_pod();
-        if (r.phase() == "Succeeded" && bound && bound->uid != s.pod->uid()) {
-            fail(s, "ForbiddenMigratePod", "Reservation is already bound by another Pod");
-            return s.out;
-        }
-        auto c = s.pod->condition("PodScheduled");
-        set_condition(s, std::string(kPodScheduled), "False", "Unschedulable",
-                      c ? std::string(c->message()) : std::string());
-        s.out.requeue_after_ms = kRequeueMs;
-        return s.out;
+    return true;
+}
+
+void Reconciler::pending_pod_scheduled(Step& s) {
+    // A pending pod's migration: done when the scheduler has placed the pod itself.
+    const ReservationView& r = *s.reservation;
+    if (!s.pod) {
+        fail(s, "MissingPod", "Abort job caused by missing " + s.pod_text());
+        return;
     }
-    if (!evict_pod(s, s.out)) return s.out;
+    if (pod_scheduled(*s.pod)) {
+        set_condition(s, std::string(kPodScheduled), "True", "", "");
+        succeed(s, "Assign " + s.pod_text() + " to node \"" + std::string(s.pod->node_name()) + "\"");
+        return;
+    }
     auto bound = r.bound_pod();
+    if (r.phase() == "Succeeded" && bound && bound->uid != s.pod->uid()) {
+        fail(s, "ForbiddenMigratePod", "Reservation is already bound by another Pod");
+        return;
+    }
+    auto c = s.pod->condition("PodScheduled");
+    set_condition(s, std::string(kPodScheduled), "False", "Unschedulable",
+                  c ? std::string(c->message()) : std::string());
+    s.out.requeue_after_ms = kRequeueMs;
+}
+
+bool Reconciler::bound_pod_ready(Step& s, std::string& bound_text) {
+    Job& job = s.job;
+    const std::string name(job.reservation_name());
+    auto bound = s.reservation->bound_pod();
     if (!bound) {
         if (set_condition(s, std::string(kPodBoundReservation), "False", "WaitForPodBindReservation",
                           "Waiting for the replacement of " + s.pod_text() + " to bind Reservation \"" + name + "\""))
             event(s, "Normal", "WaitForPodBindReservation", "Waiting for a pod to bind Reservation \"" + name + "\"");
         s.out.requeue_after_ms = kRequeueMs;
-        return s.out;
+        return false;
     }
-    std::string bound_text = quoted_pod(bound->ns, bound->name);
+    bound_text = quoted_pod(bound->ns, bound->name);
     if (set_condition(s, std::string(kReservationBound), "True", "", "")) {
         job.set_bound_pod(bound->ns, bound->name, bound->uid);
         event(s, "Normal", "PodBoundReservation", bound_text + " binds Reservation \"" + name + "\"");
@@ -243,13 +268,12 @@ ReconcileOutcome Reconciler::reservation_first(Step& s) {
                           "Waiting for " + bound_text + " to be Ready"))
             event(s, "Normal", "WaitForBoundPodReady", "Waiting for " + bound_text + " to be Ready");
         s.out.requeue_after_ms = kRequeueMs;
-        return s.out;
+        return false;
     }
     if (set_condition(s, std::string(kBoundPodReady), "True", "", ""))
         event(s, "Normal", "BoundPodReady", bound_text + " is Ready");
     set_condition(s, std::string(kPodBoundReservation), "True", "", "");
-    succeed(s, "Bind " + bound_text + " in Reservation \"" + name + "\"");
-    return s.out;
+    return true;
 }
 
 bool Reconciler::evict_pod(Step& s, ReconcileOutcome& out) {

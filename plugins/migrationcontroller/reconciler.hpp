@@ -43,7 +43,14 @@ public:
 
 private:
     struct Step;  // the state of one reconcile
+    // ReservationFirst in its stages: the Reservation exists (made now, or seen in the snapshot),
+    // is scheduled away from the pod's node; then either a pending pod gets scheduled, or the
+    // pod is evicted and its replacement binds the Reservation and becomes Ready.
     ReconcileOutcome reservation_first(Step& s);
+    bool ensure_reservation(Step& s);
+    bool reservation_scheduled(Step& s);
+    void pending_pod_scheduled(Step& s);
+    bool bound_pod_ready(Step& s, std::string& bound_text);  // bound_text: "Pod \"ns/name\""
     // C.6 step 4: true when the TTL has passed (the job is then failed, or `out.error` is set).
     bool timed_out(Step& s);
     // C.6.1: true when the pod is gone (Eviction condition True); otherwise `out` says what next.

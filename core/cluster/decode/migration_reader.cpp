@@ -7,8 +7,7 @@
 
 #include <kdesched/quantity.hpp>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "text/json_writer.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -117,10 +116,7 @@ std::map<std::string, std::string> string_map(const Value& obj, const char* key,
 }
 
 std::string to_json(const Value& v) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> writer(buf);
-    v.Accept(writer);
-    return std::string(buf.GetString(), buf.GetSize());
+    return json::text_of(v);
 }
 
 ObjectReference object_reference(const Value& v, const std::string& path) {

@@ -2,7 +2,6 @@
 #include "config/configuration.hpp"
 #include "error.hpp"
 #include "loader/plugin_catalog.hpp"
-#include "recording_backend.hpp"
 #include "runtime/descheduler.hpp"
 
 #include <kdesched/plugin.hpp>
@@ -302,15 +301,6 @@ TEST_CASE("profile and global node selectors narrow the nodes a plugin gets", "[
     REQUIRE_FALSE(d.run_cycle(*cluster(b)));
     REQUIRE(obs.records.size() == 1);
     CHECK(obs.records[0].pod == "ns2/e");
-}
-
-TEST_CASE("the evict plugin writes to the cluster through the host", "[runtime][proxy]") {
-    // RecordingEvict only records; the .so GoodBalance + an evict plugin that calls evict_pod is
-    // covered by the DefaultEvictor tests. Here: no writer attached means evict_pod fails cleanly.
-    auto cat = catalog_with_fixtures();
-    RecordingBackend w;
-    Descheduler d(config(kEvictAllProfile), cat, &w, nullptr);
-    CHECK(w.evicted.empty());
 }
 
 TEST_CASE("profile problems are collected with their locations", "[runtime][build]") {
