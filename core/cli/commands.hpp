@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/cli_common.hpp"
+#include "cli/live_cluster.hpp"
 
 #include <cstdint>
 #include <string>
@@ -16,11 +17,19 @@ int run_version();
 
 struct SimulateOptions {
     std::string config;                 // empty: the embedded default profile
-    std::vector<std::string> clusters;  // empty: the embedded example cluster
+    std::vector<std::string> clusters;  // empty: the embedded example cluster (or the live one)
+    ClusterOptions live;                // --kubeconfig / --context: read the live cluster instead
     uint64_t cycles = 10;
     std::string output = "table";
     bool explain = false;
 };
 int run_simulate(const CommonOptions& opts, const SimulateOptions& sim);
+
+struct SnapshotOptions {
+    ClusterOptions cluster;
+    std::string output;  // -o; empty: stdout
+    std::string config;  // for clientConnection (qps, burst, kubeconfig); empty: the defaults
+};
+int run_snapshot(const SnapshotOptions& opts);
 
 }  // namespace kd::cli

@@ -57,10 +57,29 @@ int main(int argc, char** argv) {
     simulate->add_option("--output", sim.output, "table or json")
         ->check(CLI::IsMember({"table", "json"}))
         ->capture_default_str();
+    simulate->add_option("--kubeconfig", sim.live.kubeconfig,
+                         "Simulate on the live cluster this kubeconfig reaches (one LIST per kind, nothing "
+                         "written), instead of --cluster");
+    simulate->add_option("--context", sim.live.context, "The kubeconfig context (default: its current-context)");
     simulate->add_flag("--explain", sim.explain,
                        "List every considered pod that was not evicted, with the plugin "
                        "and the reason code that stopped it");
     add_common(simulate);
+
+    SnapshotOptions snap;
+    auto* snapshot = app.add_subcommand(
+        "snapshot",
+        "Read what kdesched reads from a live cluster (one LIST per kind) and write it as a snapshot file that "
+        "`kdesched simulate --cluster` replays");
+    snapshot->add_option("--kubeconfig", snap.cluster.kubeconfig,
+                         "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or the pod's service account)");
+    snapshot->add_option("--context", snap.cluster.context, "The kubeconfig context (default: its current-context)");
+    snapshot->add_option("-o,--output", snap.output, "Snapshot file to write (default: stdout)");
+    snapshot->add_option("--config", snap.config,
+                         "Profile whose clientConnection (kubeconfig, qps, burst) to use; default: the embedded one");
+    snapshot->add_option("--log-level", opts.log_level, "debug, info, warn or error")
+        ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
+        ->capture_default_str();
 
     auto* version = app.add_subcommand("version", "Print the kdesched version and its plugin API version");
 
@@ -78,6 +97,7 @@ int main(int argc, char** argv) {
         if (plugins->parsed()) return run_plugins(opts);
         if (plan->parsed()) return run_plan(opts, config);
         if (simulate->parsed()) return run_simulate(opts, sim);
+        if (snapshot->parsed()) return run_snapshot(snap);
         if (version->parsed()) return run_version();
     } catch (const std::exception& e) {
         // Commands report their own errors; anything reaching here is a defect of kdesched.

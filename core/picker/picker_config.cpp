@@ -1,13 +1,11 @@
 #include "picker/picker_config.hpp"
 
 #include "net/base64.hpp"
+#include "net/tls_material.hpp"
 #include "picker/picker_error.hpp"
 
 #include <kdesched/decode.hpp>
 #include <kdesched/pod_picker.hpp>
-
-#include <openssl/pem.h>
-#include <openssl/x509.h>
 
 #include <cerrno>
 #include <cstring>
@@ -63,10 +61,7 @@ std::string read_ca_file(const std::string& file) {
     std::ostringstream text;
     text << in.rdbuf();
     std::string pem = text.str();
-    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
-    std::unique_ptr<X509, decltype(&X509_free)> first(
-        bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr, &X509_free);
-    if (!first)
+    if (!net::certificate_problem(pem).empty())
         throw PickerError(PickFailure::config, where, file + " holds no PEM certificate",
                           "give the CA certificate(s) in PEM form, -----BEGIN CERTIFICATE----- blocks");
     return pem;

@@ -179,6 +179,7 @@ void SimulatedBackend::record_event(std::string_view kind, std::string_view ns, 
 
 std::string SimulatedBackend::read_secret(std::string_view ns, std::string_view name,
                                           std::map<std::string, std::string>& data) {
+    if (secrets_) return secrets_(ns, name, data);
     const Secret* s = model_.secret(ns, name);
     if (!s)
         return "Secret " + std::string(ns) + "/" + std::string(name) +

@@ -8,6 +8,7 @@
 #include "runtime/cluster_backend.hpp"
 #include "simulator/simulation_report.hpp"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -64,9 +65,13 @@ public:
     void record_event(std::string_view kind, std::string_view ns, std::string_view name, std::string_view type,
                       std::string_view reason, std::string_view action, std::string_view message,
                       std::string_view plugin) override;
-    // From the Secret objects of the snapshot.
+    // From the Secret objects of the snapshot, or from `secrets` when the simulation reads a live
+    // cluster (which lists no Secrets).
     std::string read_secret(std::string_view ns, std::string_view name,
                             std::map<std::string, std::string>& data) override;
+    using SecretSource =
+        std::function<std::string(std::string_view ns, std::string_view name, std::map<std::string, std::string>&)>;
+    void set_secret_source(SecretSource secrets) { secrets_ = std::move(secrets); }
 
     // What the hook call that just ran wrote; clears the queue.
     CycleWrites take();
@@ -86,6 +91,7 @@ private:
     // A deleted one maps to nullopt.
     std::map<std::pair<std::string, std::string>, std::optional<MigrationObject>> written_;
     std::optional<MigrationObject> scratch_;  // latest()'s answer for an object only the model has
+    SecretSource secrets_;
 };
 
 }  // namespace kd::core

@@ -236,6 +236,7 @@ int64_t simulation_start_ms(const ClusterModel& model) {
 SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterModel& model,
                           const SimulationOptions& options) {
     SimulatedBackend backend(model);
+    if (options.secrets) backend.set_secret_source(options.secrets);
     SimulationObserver observer(options.explain);
     Descheduler descheduler(config, catalog, &backend, &observer);
 

@@ -6,6 +6,7 @@
 #include "cluster/cluster_model.hpp"
 #include "config/configuration.hpp"
 #include "loader/plugin_catalog.hpp"
+#include "simulator/simulated_backend.hpp"
 #include "simulator/simulation_report.hpp"
 
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace kd::core {
 struct SimulationOptions {
     uint64_t cycles = 10;
     bool explain = false;
+    SimulatedBackend::SecretSource secrets;  // set when the cluster is a live one: Secrets by GET
 };
 
 // Runs the cycles; throws Error when the profiles cannot be built. A cycle that stops early

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,11 +46,27 @@ LoadReport load_cluster_files(const std::vector<std::filesystem::path>& files_or
 // if any, picks the format.
 LoadReport load_cluster_text(std::string_view text, const std::string& origin, ObjectSink& sink);
 
-// Decodes JSON objects the API server sent — one watch event's object, or LIST items — in place
-// (`text` is overwritten; text[size] must be '\0'). Objects without kind and apiVersion are
-// `item_kind` / `item_api`. Never throws for bad input: returns the first problem (naming
-// `origin` and the object), after handing the good objects before it to the sink, so one bad
-// object is logged and skipped, never fatal.
+// Decodes JSON objects the API server sent — a watch event's object, the items of a LIST — in
+// place (the text is overwritten; text[size] must be '\0'), one call at a time into one sink,
+// keeping its buffers between calls. Objects without kind and apiVersion (a LIST's items) are
+// `item_kind` / `item_api`. Never throws for bad input: decode() returns the first problem
+// (naming `origin` and the object) after handing the good objects before it to the sink, so one
+// bad object is logged and skipped, never fatal.
+namespace decode {
+class FileContext;
+}
+class ApiObjectDecoder {
+public:
+    ApiObjectDecoder(std::string origin, std::string item_kind, std::string item_api, ObjectSink& sink);
+    ~ApiObjectDecoder();
+    std::optional<std::string> decode(char* text, size_t size);
+
+private:
+    std::string item_kind_, item_api_;
+    std::unique_ptr<decode::FileContext> ctx_;
+};
+
+// The same for one call.
 std::optional<std::string> decode_api_objects(char* text, size_t size, const std::string& origin,
                                               std::string_view item_kind, std::string_view item_api, ObjectSink& sink);
 

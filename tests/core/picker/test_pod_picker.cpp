@@ -167,7 +167,7 @@ TEST_CASE("a refused connection is retried, then fails as connection", "[picker]
 }
 
 TEST_CASE("https is verified against the given CA", "[picker][tls]") {
-    picker_test::TestPki pki;
+    kd_test::TestPki pki;
     LoopbackServer server([](const auto&) { return answer(R"({"chosen_pods": ["batch/d", "shop/b"]})"); },
                           LoopbackServer::Tls{pki.server_cert(), pki.server_key()});
     const std::string https = R"(, "scheme": "https")";

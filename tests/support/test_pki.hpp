@@ -1,5 +1,6 @@
-// A throw-away PKI made at test time with the openssl command: a CA and a server certificate for
-// 127.0.0.1 (and localhost) signed by it, in a fresh temporary directory removed afterwards.
+// A throw-away PKI made at test time with the openssl command: a CA, a server certificate for
+// 127.0.0.1 (and localhost) and a client certificate (CN "tester") signed by it, and a second,
+// unrelated key, in a fresh temporary directory removed afterwards.
 #pragma once
 
 #include <unistd.h>
@@ -10,11 +11,13 @@
 #include <stdexcept>
 #include <string>
 
-namespace picker_test {
+namespace kd_test {
 
 class TestPki {
 public:
-    TestPki() : dir_(std::filesystem::temp_directory_path() / ("kdesched-picker-pki-" + std::to_string(::getpid()))) {
+    TestPki()
+        : dir_(std::filesystem::temp_directory_path() /
+               ("kdesched-test-pki-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++))) {
         std::filesystem::remove_all(dir_);
         std::filesystem::create_directories(dir_);
         const std::string d = dir_.string();
@@ -25,6 +28,10 @@ public:
         write(dir_ / "san.ext", "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
         run("openssl x509 -req -in " + d + "/server.csr -CA " + d + "/ca.crt -CAkey " + d +
             "/ca.key -CAcreateserial -days 2 -extfile " + d + "/san.ext -out " + d + "/server.crt");
+        run("openssl req" + key + " -keyout " + d + "/client.key -out " + d + "/client.csr -subj '/CN=tester'");
+        run("openssl x509 -req -in " + d + "/client.csr -CA " + d + "/ca.crt -CAkey " + d +
+            "/ca.key -CAcreateserial -days 2 -out " + d + "/client.crt");
+        run("openssl genpkey -algorithm ec -pkeyopt ec_paramgen_curve:prime256v1 -out " + d + "/other.key");
         write(dir_ / "garbage.pem", "not a certificate\n");
     }
     ~TestPki() { std::filesystem::remove_all(dir_); }
@@ -35,8 +42,16 @@ public:
     std::string server_cert() const { return (dir_ / "server.crt").string(); }
     std::string server_key() const { return (dir_ / "server.key").string(); }
     std::string garbage() const { return (dir_ / "garbage.pem").string(); }
+    std::string client_cert() const { return (dir_ / "client.crt").string(); }
+    std::string client_key() const { return (dir_ / "client.key").string(); }
+    std::string other_key() const { return (dir_ / "other.key").string(); }  // belongs to no certificate
+    std::string dir() const { return dir_.string(); }
 
 private:
+    static int& counter() {
+        static int n = 0;
+        return n;
+    }
     static void write(const std::filesystem::path& file, const std::string& text) { std::ofstream(file) << text; }
     static void run(const std::string& cmd) {
         if (std::system((cmd + " >/dev/null 2>&1").c_str()) != 0)
@@ -45,4 +60,4 @@ private:
     std::filesystem::path dir_;
 };
 
-}  // namespace picker_test
+}  // namespace kd_test

@@ -1,0 +1,52 @@
+// `kdesched snapshot`: what kdesched reads from a live cluster, written as a snapshot file that
+// `kdesched simulate --cluster` replays — for bug reports and for replaying a production moment.
+#include "cli/commands.hpp"
+#include "cli/live_cluster.hpp"
+#include "error.hpp"
+#include "kube/snapshot_writer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+namespace kd::cli {
+
+int run_snapshot(const SnapshotOptions& opts) {
+    try {
+        core::DeschedulerConfiguration cfg = load_config(opts.config);
+        auto client = connect(opts.cluster, cfg);
+        // Written next to the target, then renamed: a failed run leaves no half file.
+        std::string tmp = opts.output.empty() ? "" : opts.output + ".partial";
+        std::ofstream file;
+        if (!tmp.empty()) {
+            file.open(tmp, std::ios::binary | std::ios::trunc);
+            if (!file) throw core::Error(opts.output, "cannot write the snapshot file", "check the folder exists");
+        }
+        std::ostream& out = tmp.empty() ? std::cout : file;
+        core::kube::SnapshotWriter writer(out);
+        std::string failure = read_cluster_once(*client, [&](auto& changes) { writer.consume(changes); });
+        if (!failure.empty()) {
+            if (!tmp.empty()) std::remove(tmp.c_str());
+            std::cerr << failure << "\n";
+            return kRuntimeFailure;
+        }
+        auto counts = writer.finish();
+        if (!tmp.empty()) {
+            file.close();
+            if (!file || std::rename(tmp.c_str(), opts.output.c_str()) != 0)
+                throw core::Error(opts.output, "cannot write the snapshot file");
+        }
+        std::string summary;
+        for (const auto& [kind, n] : counts) summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
+        std::cerr << (opts.output.empty() ? "snapshot" : opts.output) << ": "
+                  << (summary.empty() ? "no objects" : summary) << "\n";
+        return kOk;
+    } catch (const core::Error& e) {
+        std::cerr << e.what() << "\n";
+        return kInvalidInput;
+    }
+}
+
+}  // namespace kd::cli

@@ -1,0 +1,31 @@
+// What `simulate --kubeconfig` and `snapshot` share: the connection options on the command line,
+// the API client they make (with the profile's clientConnection), and reading a live cluster once.
+#pragma once
+
+#include "config/configuration.hpp"
+#include "kube/api_client.hpp"
+#include "kube/change_queue.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kd::cli {
+
+struct ClusterOptions {
+    std::string kubeconfig;  // --kubeconfig
+    std::string context;     // --context
+    bool given() const { return !kubeconfig.empty() || !context.empty(); }
+};
+
+// The API client for the profile's clientConnection and the options; says the connection's
+// warnings. Throws core::Error (exit code 1) for a kubeconfig that cannot be used.
+std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options,
+                                               const core::DeschedulerConfiguration& cfg);
+
+// Lists every kind once into `consume`; returns "" or why the cluster could not be read (exit 3).
+std::string read_cluster_once(core::kube::ApiClient& client,
+                              const std::function<void(std::vector<core::kube::Change>&)>& consume);
+
+}  // namespace kd::cli

@@ -1,0 +1,201 @@
+#include "kube/api_client.hpp"
+
+#include "error.hpp"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <charconv>
+#include <thread>
+
+namespace kd::core::kube {
+
+namespace {
+
+bool retryable(const ApiResult& r) {
+    if (!r.answered()) return r.failure != net::Failure::cancelled;
+    return r.code == 429 || r.code >= 500;
+}
+
+// Retry-After in seconds (the only form the API server sends); nullopt when absent.
+std::optional<std::chrono::milliseconds> retry_after(const ApiResult& r) {
+    for (const auto& [k, v] : r.headers) {
+        if (k.size() != 11 || !std::equal(k.begin(), k.end(), "retry-after", [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) == b;
+            }))
+            continue;
+        int seconds = 0;
+        auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seconds);
+        if (ec == std::errc() && seconds >= 0) return std::chrono::seconds(std::min(seconds, 600));
+    }
+    return std::nullopt;
+}
+
+std::string reason_phrase(int code) {
+    switch (code) {
+        case 400:
+            return "Bad Request";
+        case 401:
+            return "Unauthorized";
+        case 403:
+            return "Forbidden";
+        case 404:
+            return "Not Found";
+        case 409:
+            return "Conflict";
+        case 410:
+            return "Gone";
+        case 422:
+            return "Unprocessable Entity";
+        case 429:
+            return "Too Many Requests";
+        case 500:
+            return "Internal Server Error";
+        case 503:
+            return "Service Unavailable";
+        default:
+            return "";
+    }
+}
+
+}  // namespace
+
+ApiStatus parse_status(const std::string& body) {
+    ApiStatus s;
+    rapidjson::Document d;
+    d.Parse(body.data(), body.size());
+    if (d.HasParseError() || !d.IsObject()) return s;
+    auto str = [&](const char* k) {
+        auto it = d.FindMember(k);
+        return it != d.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
+    };
+    if (str("kind") != "Status") return s;
+    s.reason = str("reason");
+    s.message = str("message");
+    return s;
+}
+
+std::string ApiResult::describe() const {
+    if (!answered()) return (failure == net::Failure::timeout ? "no answer in time: " : "no connection: ") + problem;
+    std::string out = "HTTP " + std::to_string(code);
+    std::string phrase = reason_phrase(code);
+    if (!phrase.empty()) out += " " + phrase;
+    if (!status.message.empty()) out += ": " + status.message;
+    return out;
+}
+
+RateLimiter::RateLimiter(double qps, int burst)
+    : qps_(qps), tokens_(std::max(1, burst)), burst_(std::max(1, burst)), last_(std::chrono::steady_clock::now()) {}
+
+void RateLimiter::wait() {
+    if (qps_ <= 0) return;
+    std::chrono::duration<double> sleep{0};
+    {
+        std::lock_guard lock(mutex_);
+        auto now = std::chrono::steady_clock::now();
+        tokens_ = std::min(burst_, tokens_ + std::chrono::duration<double>(now - last_).count() * qps_);
+        last_ = now;
+        tokens_ -= 1;  // taken now; a negative balance is the wait of this caller
+        if (tokens_ < 0) sleep = std::chrono::duration<double>(-tokens_ / qps_);
+    }
+    if (sleep.count() > 0) std::this_thread::sleep_for(sleep);
+}
+
+ApiClient::ApiClient(Connection connection, ClientOptions options)
+    : connection_(std::move(connection)),
+      options_(options),
+      credentials_(connection_),
+      limiter_(options.qps, options.burst),
+      random_(std::random_device{}()) {}
+
+ApiClient::~ApiClient() = default;
+
+std::chrono::milliseconds ApiClient::backoff(int attempt) {
+    auto base = options_.backoff_base * (int64_t(1) << std::min(attempt - 1, 20));
+    auto capped = std::min<std::chrono::milliseconds>(base, options_.backoff_cap);
+    std::lock_guard lock(mutex_);
+    std::uniform_int_distribution<int64_t> jitter(capped.count() / 2, std::max<int64_t>(capped.count(), 1));
+    return std::chrono::milliseconds(jitter(random_));
+}
+
+std::shared_ptr<net::HttpClient> ApiClient::client_for(const Credential& credential, std::string& problem) {
+    std::lock_guard lock(mutex_);
+    std::string cert = credential.cert_pem.empty() ? connection_.tls.cert_pem : credential.cert_pem;
+    if (client_ && cert == client_cert_) return client_;
+    net::ClientConfig config;
+    config.tls = connection_.tls;
+    config.tls.cert_pem = cert;
+    if (!credential.key_pem.empty()) config.tls.key_pem = credential.key_pem;
+    config.timeout = options_.timeout;
+    try {
+        client_ = std::make_shared<net::HttpClient>(connection_.server, config);
+        client_cert_ = cert;
+    } catch (const Error& e) {
+        problem = e.what();
+        return nullptr;
+    }
+    return client_;
+}
+
+ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
+                             const net::CancelToken* cancel, Credential& used) {
+    ApiResult r;
+    try {
+        used = credentials_.current();
+    } catch (const Error& e) {
+        r.failure = net::Failure::connection;
+        r.problem = std::string("no credentials: ") + e.what();
+        return r;
+    }
+    std::shared_ptr<net::HttpClient> client = client_for(used, r.problem);
+    if (!client) {
+        r.failure = net::Failure::connection;
+        return r;
+    }
+    if (!used.authorization.empty()) request.headers.emplace_back("Authorization", used.authorization);
+    limiter_.wait();
+    auto started = std::chrono::steady_clock::now();
+    net::Response resp = on_chunk ? client->stream(request, *on_chunk, cancel) : client->send(request);
+    r.failure = resp.failure;
+    r.problem = resp.problem;
+    r.code = resp.status;
+    r.body = std::move(resp.body);
+    r.headers = std::move(resp.headers);
+    if (r.answered() && !r.ok()) r.status = parse_status(r.body);
+    if (observer_)
+        observer_({request.method, request.target, r.answered() ? r.code : 0,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});
+    return r;
+}
+
+ApiResult ApiClient::call(net::Request request) {
+    ApiResult r;
+    bool refreshed = false;
+    for (int n = 1;; ++n) {
+        Credential used;
+        r = attempt(request, nullptr, nullptr, used);
+        r.attempts = n;
+        if (r.code == 401 && !refreshed) {  // credentials may have rotated: fetch new ones once
+            credentials_.rejected(used.generation);
+            refreshed = true;
+            continue;
+        }
+        if (!retryable(r) || n >= options_.max_attempts) return r;
+        std::this_thread::sleep_for(retry_after(r).value_or(backoff(n)));
+    }
+}
+
+ApiResult ApiClient::stream(net::Request request, const std::function<bool(std::string_view)>& on_chunk,
+                            const net::CancelToken* cancel) {
+    Credential used;
+    ApiResult r = attempt(request, &on_chunk, cancel, used);
+    r.attempts = 1;
+    if (r.code == 401) {
+        credentials_.rejected(used.generation);
+        r = attempt(request, &on_chunk, cancel, used);
+        r.attempts = 2;
+    }
+    return r;
+}
+
+}  // namespace kd::core::kube

@@ -1,0 +1,107 @@
+// Requests to the Kubernetes API server with client-go's habits: the connection's credentials on
+// every request (fetched again after a 401), the client-side rate limit of clientConnection.qps /
+// burst, and retries with exponential backoff and jitter on connection errors, 5xx and 429
+// (honouring Retry-After) — never on other 4xx. Thread-safe.
+#pragma once
+
+#include "kube/credentials.hpp"
+#include "kube/kubeconfig.hpp"
+#include "net/http_client.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+
+namespace kd::core::kube {
+
+// A Status object's parts (metav1.Status), from an error response.
+struct ApiStatus {
+    std::string reason;   // NotFound, Conflict, AlreadyExists, Forbidden, Expired, TooManyRequests, …
+    std::string message;  // the server's words
+};
+
+struct ApiResult {
+    net::Failure failure = net::Failure::none;
+    std::string problem;  // the transport's message, or why no request was made (credentials)
+    int code = 0;
+    std::string body;  // the answer (for a stream: only when not 2xx)
+    std::vector<net::Header> headers;
+    ApiStatus status;  // when code is not 2xx and the body is a Status
+    int attempts = 0;
+    bool answered() const { return failure == net::Failure::none && code != 0; }
+    bool ok() const { return answered() && code >= 200 && code < 300; }
+    // "HTTP 409 Conflict: <message>" or "no connection to <server>: <problem>".
+    std::string describe() const;
+};
+
+struct ClientOptions {
+    double qps = 50;  // clientConnection.qps: sustained requests per second (<= 0: no limit)
+    int burst = 100;  // clientConnection.burst
+    std::chrono::milliseconds timeout{std::chrono::seconds(30)};  // no byte for this long: the request fails
+    int max_attempts = 5;                                         // a retried request, all attempts
+    std::chrono::milliseconds backoff_base{200}, backoff_cap{std::chrono::seconds(10)};
+};
+
+// One finished request, for metrics (verb and resource are derived by the observer).
+struct RequestRecord {
+    std::string method, target;
+    int code = 0;  // 0: no answer
+    double seconds = 0;
+};
+
+// A token bucket: `qps` tokens a second, at most `burst` banked. wait() blocks for one.
+class RateLimiter {
+public:
+    RateLimiter(double qps, int burst);
+    void wait();
+
+private:
+    std::mutex mutex_;
+    double qps_, tokens_, burst_;
+    std::chrono::steady_clock::time_point last_;
+};
+
+class ApiClient {
+public:
+    ApiClient(Connection connection, ClientOptions options);
+    ~ApiClient();
+
+    // One request, retried as the header says. Errors are in the result, never thrown.
+    ApiResult call(net::Request request);
+    // A streamed request (LIST body, WATCH): rate limited, tried again once after a 401 with fresh
+    // credentials; any other failure is the caller's to handle (reflectors back off themselves).
+    ApiResult stream(net::Request request, const std::function<bool(std::string_view)>& on_chunk,
+                     const net::CancelToken* cancel = nullptr);
+
+    const Connection& connection() const { return connection_; }
+    Credentials& credentials() { return credentials_; }
+    void set_observer(std::function<void(const RequestRecord&)> observer) { observer_ = std::move(observer); }
+    // The wait before attempt `attempt` + 1 (exponential, capped, with jitter).
+    std::chrono::milliseconds backoff(int attempt);
+
+private:
+    // The HTTP client for the current credential (a client certificate from an exec plugin needs
+    // a TLS context of its own); "" or why there is none.
+    std::shared_ptr<net::HttpClient> client_for(const Credential& credential, std::string& problem);
+    ApiResult attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
+                      const net::CancelToken* cancel, Credential& used);
+
+    Connection connection_;
+    ClientOptions options_;
+    Credentials credentials_;
+    RateLimiter limiter_;
+    std::mutex mutex_;
+    std::shared_ptr<net::HttpClient> client_;
+    std::string client_cert_;  // the certificate client_ was made with
+    std::function<void(const RequestRecord&)> observer_;
+    std::mt19937_64 random_;
+};
+
+// The parts of a Status body; empty parts when it is not one.
+ApiStatus parse_status(const std::string& body);
+
+}  // namespace kd::core::kube

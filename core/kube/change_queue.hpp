@@ -1,0 +1,61 @@
+// What the network threads received, waiting for the control thread: the only thing reflector
+// threads and the control thread share besides the API client. Network threads push; the control
+// thread takes everything queued between two hook calls and applies it to the model (ModelFeeder).
+// Bounded: a producer waits while more than max_bytes are queued, so a slow control thread slows
+// the reads instead of growing memory.
+#pragma once
+
+#include "cluster/object_kind.hpp"
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kd::core::kube {
+
+struct Change {
+    enum class Type {
+        list_start,  // a LIST of `kind` begins: what it delivers replaces the kind
+        list_items,  // `objects` of that LIST
+        list_done,   // the LIST is complete: objects it did not deliver are gone
+        list_abort,  // the LIST broke off; a new one will follow
+        upsert,      // watch ADDED / MODIFIED `objects`
+        remove,      // watch DELETED `objects`
+    };
+    Type type;
+    ObjectKind kind;
+    std::string objects;           // JSON objects, each followed by '\\0' (decoded in place)
+    size_t count = 0;              // objects in `objects`
+    std::string resource_version;  // list_done: the list's
+};
+
+class ChangeQueue {
+public:
+    explicit ChangeQueue(size_t max_bytes = 256u << 20) : max_bytes_(max_bytes) {}
+
+    // Adds a change; waits while the queue is full (returns false when closed meanwhile).
+    bool push(Change change);
+    // Everything queued, in order; returns at once (possibly empty).
+    std::vector<Change> take();
+    // Waits until something is queued or `until` passes (or the queue is closed).
+    template <class TimePoint>
+    void wait_until(TimePoint until) {
+        std::unique_lock lock(mutex_);
+        ready_.wait_until(lock, until, [&] { return !queue_.empty() || closed_; });
+    }
+    // Wakes the waiters (a shutdown); pushes are refused from now on.
+    void close();
+    size_t bytes() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::condition_variable ready_, room_;
+    std::deque<Change> queue_;
+    size_t bytes_ = 0, max_bytes_;
+    bool closed_ = false;
+};
+
+}  // namespace kd::core::kube

@@ -1,0 +1,300 @@
+#include "kube/reflector.hpp"
+
+#include "kube/json_stream.hpp"
+
+#include <rapidjson/document.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace kd::core::kube {
+
+namespace {
+
+constexpr int kListOnceAttempts = 5;
+
+// Percent-encoding for a query value (continue tokens are base64 with '=' and '/').
+std::string query_escape(std::string_view s) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            out += char(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+// The code of an ERROR event's Status object (0 when it has none).
+int status_code(std::string_view object) {
+    rapidjson::Document d;
+    d.Parse(object.data(), object.size());
+    if (d.HasParseError() || !d.IsObject()) return 0;
+    auto it = d.FindMember("code");
+    return it != d.MemberEnd() && it->value.IsInt() ? it->value.GetInt() : 0;
+}
+
+}  // namespace
+
+Reflector::Reflector(ApiClient& client, ObjectKind kind, ChangeQueue& queue, ReflectorOptions options)
+    : client_(client),
+      kind_(kind),
+      resource_(resource_of(kind)),
+      queue_(queue),
+      options_(options),
+      random_(std::random_device{}()) {}
+
+Reflector::~Reflector() {
+    stop();
+}
+
+void Reflector::start() {
+    thread_ = std::thread([this] { run(); });
+}
+
+void Reflector::stop() {
+    stop_ = true;
+    cancel_.cancel();
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+std::string Reflector::last_error() const {
+    std::lock_guard lock(error_mutex_);
+    return last_error_;
+}
+
+void Reflector::set_error(std::string e) {
+    std::lock_guard lock(error_mutex_);
+    last_error_ = std::move(e);
+}
+
+bool Reflector::wait(std::chrono::milliseconds d) {
+    std::unique_lock lock(wait_mutex_);
+    wake_.wait_for(lock, d, [&] { return stop_.load(); });
+    return !stop_;
+}
+
+std::chrono::milliseconds Reflector::next_backoff() {
+    ++stats_.retries;
+    auto base = options_.backoff_min * (int64_t(1) << std::min(failures_++, 16));
+    auto capped = std::min<std::chrono::milliseconds>(base, options_.backoff_max);
+    std::uniform_int_distribution<int64_t> jitter(capped.count() / 2, std::max<int64_t>(capped.count(), 1));
+    return std::chrono::milliseconds(jitter(random_));
+}
+
+Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
+    const std::string what = std::string(resource_.kind) + " (" + resource_.collection_path() + ")";
+    if (r.code == 404) {
+        stats_.not_served = true;
+        // An empty, synced kind: the plugins that need it see none rather than waiting forever.
+        if (!stats_.listed) {
+            queue_.push({Change::Type::list_start, kind_, {}, 0, {}});
+            queue_.push({Change::Type::list_done, kind_, {}, 0, {}});
+            stats_.listed = true;
+        }
+        set_error(what + " is not served by the API server (404)");
+        if (!reported_)
+            spdlog::warn(
+                "{} is not served by the API server (HTTP 404: {}); {} has no data until it is "
+                "(install Koordinator's CRDs); kdesched goes on without it and checks again",
+                what, r.status.message,
+                resource_.needed_by.empty() ? std::string("kdesched") : std::string(resource_.needed_by));
+        reported_ = true;
+        return Outcome::retry;
+    }
+    if (r.code == 403) {
+        set_error(what + ": forbidden");
+        if (!reported_)
+            spdlog::error("kdesched may not {} {}: {} (grant its ServiceAccount {})", verb, what, r.status.message,
+                          resource_.rbac_rule(verb));
+        reported_ = true;
+        return Outcome::retry;
+    }
+    set_error(std::string(verb) + " " + what + ": " + r.describe());
+    if (failures_ == 0 || failures_ % 10 == 0)
+        spdlog::warn("{} {}: {}; trying again with backoff", verb, what, r.describe());
+    return Outcome::retry;
+}
+
+Reflector::Outcome Reflector::list() {
+    queue_.push({Change::Type::list_start, kind_, {}, 0, {}});
+    std::string batch, cont, rv;
+    size_t count = 0;
+    auto flush = [&] {
+        if (count == 0) return;
+        queue_.push({Change::Type::list_items, kind_, std::move(batch), count, {}});
+        batch.clear();
+        count = 0;
+    };
+    auto abort = [&](Outcome o) {
+        queue_.push({Change::Type::list_abort, kind_, {}, 0, {}});
+        return o;
+    };
+    for (;;) {
+        std::string target = resource_.collection_path() + "?limit=" + std::to_string(options_.page_size);
+        if (!cont.empty())
+            target += "&continue=" + query_escape(cont);
+        else if (!list_from_.empty())
+            target += "&resourceVersion=" + query_escape(list_from_);
+        std::string malformed;
+        ListSplitter splitter([&](std::string_view item) {
+            batch.append(item);
+            batch.push_back('\0');
+            if (++count, batch.size() >= options_.batch_bytes) flush();
+        });
+        ApiResult r = client_.stream(
+            {"GET", target, {{"Accept", "application/json"}}, "", ""},
+            [&](std::string_view chunk) {
+                stats_.bytes += chunk.size();
+                try {
+                    splitter.feed(chunk);
+                } catch (const std::exception& e) {
+                    malformed = e.what();
+                    return false;
+                }
+                return !stop_.load();
+            },
+            &cancel_);
+        if (stop_) return abort(Outcome::stopped);
+        if (r.code == 410) {
+            // The continue token or the resourceVersion is too old: a fresh, consistent list.
+            list_from_.clear();
+            set_error("LIST " + resource_.collection_path() + ": " + r.describe());
+            return abort(Outcome::relist);
+        }
+        if (!r.ok()) return abort(failed(r, "list"));
+        if (!malformed.empty() || !splitter.complete()) {
+            set_error("LIST " + resource_.collection_path() + ": " +
+                      (malformed.empty() ? "the body ended early" : malformed));
+            spdlog::warn("{}; trying again", last_error());
+            return abort(Outcome::retry);
+        }
+        flush();
+        rv = splitter.resource_version();
+        cont = splitter.continue_token();
+        if (cont.empty()) break;
+    }
+    queue_.push({Change::Type::list_done, kind_, {}, 0, rv});
+    resource_version_ = rv;
+    list_from_ = rv;
+    ++stats_.lists;
+    stats_.listed = true;
+    failures_ = 0;
+    reported_ = false;
+    set_error("");
+    return Outcome::done;
+}
+
+Reflector::Outcome Reflector::watch() {
+    auto lo = options_.watch_timeout_min.count(), hi = std::max(options_.watch_timeout_max.count(), lo + 1);
+    int64_t timeout = std::uniform_int_distribution<int64_t>(lo, hi - 1)(random_);
+    std::string target = resource_.collection_path() +
+                         "?watch=1&allowWatchBookmarks=true&resourceVersion=" + query_escape(resource_version_) +
+                         "&timeoutSeconds=" + std::to_string(timeout);
+    ++stats_.watches;
+    Change pending{Change::Type::upsert, kind_, {}, 0, {}};
+    auto flush = [&] {
+        if (pending.count == 0) return;
+        queue_.push(std::move(pending));
+        pending = Change{Change::Type::upsert, kind_, {}, 0, {}};
+    };
+    bool gone = false;
+    std::string malformed, error_event;
+    WatchSplitter splitter([&](const WatchEvent& e) {
+        ++stats_.events;
+        if (e.type == "BOOKMARK") {
+            if (!e.resource_version.empty()) resource_version_ = e.resource_version;
+            return;
+        }
+        if (e.type == "ERROR") {
+            int code = status_code(e.object);
+            if (code == 410) gone = true;
+            error_event = "watch " + resource_.collection_path() + ": ERROR event " + std::string(e.object);
+            return;
+        }
+        Change::Type type = e.type == "DELETED" ? Change::Type::remove : Change::Type::upsert;
+        if (pending.type != type) flush();
+        pending.type = type;
+        pending.objects.append(e.object);
+        pending.objects.push_back('\0');
+        ++pending.count;
+        if (!e.resource_version.empty()) resource_version_ = e.resource_version;
+    });
+    ApiResult r = client_.stream(
+        {"GET", target, {{"Accept", "application/json"}}, "", ""},
+        [&](std::string_view chunk) {
+            stats_.bytes += chunk.size();
+            try {
+                splitter.feed(chunk);
+            } catch (const std::exception& e) {
+                malformed = e.what();
+                return false;
+            }
+            flush();  // what arrived together is applied together
+            return !stop_.load() && !gone && error_event.empty();
+        },
+        &cancel_);
+    flush();
+    if (stop_) return Outcome::stopped;
+    if (gone || r.code == 410) {
+        set_error("watch " + resource_.collection_path() + ": resourceVersion " + resource_version_ +
+                  " is too old (410 Gone)");
+        list_from_.clear();  // a fresh, consistent list
+        return Outcome::relist;
+    }
+    if (!error_event.empty() || !malformed.empty()) {
+        set_error(error_event.empty() ? malformed : error_event);
+        spdlog::warn("{}; watching again", last_error());
+        return Outcome::retry;
+    }
+    if (!r.answered()) {
+        set_error("watch " + resource_.collection_path() + ": " + r.describe());
+        return Outcome::retry;  // a dropped or silent stream: resume from the last resourceVersion
+    }
+    if (!r.ok()) return failed(r, "watch");
+    failures_ = 0;
+    return Outcome::done;  // the server ended the stream (timeoutSeconds): watch on
+}
+
+void Reflector::run() {
+    while (!stop_) {
+        Outcome o = list();
+        if (o == Outcome::stopped) return;
+        if (o == Outcome::relist) {
+            ++stats_.relists;
+            continue;
+        }
+        if (o == Outcome::retry) {
+            if (!wait(stats_.not_served ? options_.backoff_max : next_backoff())) return;
+            continue;
+        }
+        while (!stop_) {
+            o = watch();
+            if (o == Outcome::stopped) return;
+            if (o == Outcome::relist) {
+                ++stats_.relists;
+                break;
+            }
+            if (o == Outcome::retry && !wait(next_backoff())) return;
+        }
+    }
+}
+
+std::string Reflector::list_once() {
+    for (int attempt = 1; attempt <= kListOnceAttempts; ++attempt) {
+        Outcome o = list();
+        if (o == Outcome::done) return "";
+        if (o == Outcome::stopped) return "stopped";
+        if (stats_.not_served) return "";  // reported; an empty kind
+        if (o == Outcome::relist) continue;
+        if (attempt < kListOnceAttempts && !wait(next_backoff())) return "stopped";
+    }
+    return last_error();
+}
+
+}  // namespace kd::core::kube

@@ -1,0 +1,45 @@
+// The API resources kdesched reads and writes: their group, version, plural, scope, and what
+// needs them — the one table the reflectors, the writers, messages (a CRD that is not served, a
+// missing RBAC rule) and the RBAC manifest's test work from.
+#pragma once
+
+#include "cluster/object_kind.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kd::core::kube {
+
+struct ApiResource {
+    std::string_view group;  // "" for the core group
+    std::string_view version;
+    std::string_view resource;  // plural
+    std::string_view kind;
+    bool namespaced;
+    std::string_view needed_by;  // what is missing without it, for messages ("" = kdesched itself)
+
+    std::string group_version() const;  // "v1", "apps/v1"
+    // /api/v1/pods, /apis/apps/v1/namespaces/ns/replicasets (a namespace only for namespaced kinds).
+    std::string collection_path(std::string_view ns = "") const;
+    std::string object_path(std::string_view ns, std::string_view name) const;
+    // The RBAC rule a verb on it needs: `verb "list" on "pods" in API group ""`.
+    std::string rbac_rule(std::string_view verb) const;
+};
+
+// Every kind the cluster model keeps, in the order reflectors start.
+const std::vector<ApiResource>& watched_resources();
+// The resource of a model kind.
+const ApiResource& resource_of(ObjectKind kind);
+// By kind name ("Pod", "PodMigrationJob", …); nullopt when kdesched does not know it.
+std::optional<ApiResource> resource_by_kind(std::string_view kind);
+
+// One request kdesched can make: the verb RBAC names it by, the group and the resource (with its
+// subresource, "pods/eviction"). The ClusterRole in deploy/ must grant exactly these.
+struct ApiVerb {
+    std::string_view verb, group, resource;
+};
+const std::vector<ApiVerb>& api_verbs();
+
+}  // namespace kd::core::kube
