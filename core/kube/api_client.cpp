@@ -118,23 +118,27 @@ std::chrono::milliseconds ApiClient::backoff(int attempt) {
     return std::chrono::milliseconds(jitter(random_));
 }
 
-std::shared_ptr<net::HttpClient> ApiClient::client_for(const Credential& credential, std::string& problem) {
+std::shared_ptr<net::HttpClient> ApiClient::client_for(const Credential& credential, bool stream,
+                                                       std::string& problem) {
     std::lock_guard lock(mutex_);
     std::string cert = credential.cert_pem.empty() ? connection_.tls.cert_pem : credential.cert_pem;
-    if (client_ && cert == client_cert_) return client_;
+    if (client_ && cert == client_cert_) return stream ? stream_client_ : client_;
     net::ClientConfig config;
     config.tls = connection_.tls;
     config.tls.cert_pem = cert;
     if (!credential.key_pem.empty()) config.tls.key_pem = credential.key_pem;
-    config.timeout = options_.timeout;
     try {
+        config.timeout = options_.timeout;
         client_ = std::make_shared<net::HttpClient>(connection_.server, config);
+        config.timeout = options_.stream_timeout;
+        stream_client_ = std::make_shared<net::HttpClient>(connection_.server, config);
         client_cert_ = cert;
     } catch (const Error& e) {
         problem = e.what();
+        client_.reset();
         return nullptr;
     }
-    return client_;
+    return stream ? stream_client_ : client_;
 }
 
 ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
@@ -147,7 +151,7 @@ ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std:
         r.problem = std::string("no credentials: ") + e.what();
         return r;
     }
-    std::shared_ptr<net::HttpClient> client = client_for(used, r.problem);
+    std::shared_ptr<net::HttpClient> client = client_for(used, on_chunk != nullptr, r.problem);
     if (!client) {
         r.failure = net::Failure::connection;
         return r;

@@ -42,7 +42,10 @@ struct ClientOptions {
     double qps = 50;  // clientConnection.qps: sustained requests per second (<= 0: no limit)
     int burst = 100;  // clientConnection.burst
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};  // no byte for this long: the request fails
-    int max_attempts = 5;                                         // a retried request, all attempts
+    // The same for LIST bodies and watches: longer than the server's bookmark interval (a minute),
+    // so that only a stream that really went silent is dropped.
+    std::chrono::milliseconds stream_timeout{std::chrono::seconds(90)};
+    int max_attempts = 5;  // a retried request, all attempts
     std::chrono::milliseconds backoff_base{200}, backoff_cap{std::chrono::seconds(10)};
 };
 
@@ -86,7 +89,7 @@ public:
 private:
     // The HTTP client for the current credential (a client certificate from an exec plugin needs
     // a TLS context of its own); "" or why there is none.
-    std::shared_ptr<net::HttpClient> client_for(const Credential& credential, std::string& problem);
+    std::shared_ptr<net::HttpClient> client_for(const Credential& credential, bool stream, std::string& problem);
     ApiResult attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
                       const net::CancelToken* cancel, Credential& used);
 
@@ -95,8 +98,8 @@ private:
     Credentials credentials_;
     RateLimiter limiter_;
     std::mutex mutex_;
-    std::shared_ptr<net::HttpClient> client_;
-    std::string client_cert_;  // the certificate client_ was made with
+    std::shared_ptr<net::HttpClient> client_, stream_client_;
+    std::string client_cert_;  // the certificate the clients were made with
     std::function<void(const RequestRecord&)> observer_;
     std::mt19937_64 random_;
 };

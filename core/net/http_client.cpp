@@ -85,6 +85,7 @@ Failure failure_of(const http::http_exception& e) {
 struct HttpClient::Impl {
     std::optional<http::client::http_client> client;
     std::string user_agent;
+    std::string server_name;  // tls-server-name: cpprest takes the Host header for SNI and verification
 };
 
 HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
@@ -99,6 +100,7 @@ HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
     if (!tls.ca_pem.empty() || !tls.cert_pem.empty() || !tls.use_system_store)
         cfg.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) { apply_tls(tls, ctx); });
     impl_->user_agent = config.user_agent.empty() ? default_user_agent() : config.user_agent;
+    impl_->server_name = config.tls.server_name;
     try {
         impl_->client.emplace(utility::conversions::to_string_t(base_url), cfg);
     } catch (const web::uri_exception& e) {
@@ -110,10 +112,11 @@ HttpClient::~HttpClient() = default;
 
 namespace {
 
-http::http_request make_request(const Request& r, const std::string& user_agent) {
+http::http_request make_request(const Request& r, const std::string& user_agent, const std::string& server_name) {
     http::http_request req(utility::conversions::to_string_t(r.method));
     if (!r.target.empty()) req.set_request_uri(utility::conversions::to_string_t(r.target));
     req.headers().add(http::header_names::user_agent, user_agent);
+    if (!server_name.empty()) req.headers().add(http::header_names::host, server_name);
     for (const auto& [name, value] : r.headers) req.headers().add(name, value);
     if (!r.body.empty() || !r.content_type.empty()) req.set_body(r.body, r.content_type);
     return req;
@@ -129,7 +132,8 @@ std::string read_all(const http::http_response& response) {
 Response HttpClient::send(const Request& request) {
     Response out;
     try {
-        http::http_response response = impl_->client->request(make_request(request, impl_->user_agent)).get();
+        http::http_response response =
+            impl_->client->request(make_request(request, impl_->user_agent, impl_->server_name)).get();
         out.status = response.status_code();
         out.reason = response.reason_phrase();
         out.headers = headers_of(response);
@@ -149,7 +153,8 @@ Response HttpClient::stream(const Request& request, const std::function<bool(std
     Response out;
     pplx::cancellation_token token = cancel ? cancel->state->source.get_token() : pplx::cancellation_token::none();
     try {
-        http::http_response response = impl_->client->request(make_request(request, impl_->user_agent), token).get();
+        http::http_response response =
+            impl_->client->request(make_request(request, impl_->user_agent, impl_->server_name), token).get();
         out.status = response.status_code();
         out.reason = response.reason_phrase();
         out.headers = headers_of(response);

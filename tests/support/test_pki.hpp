@@ -31,6 +31,11 @@ public:
         run("openssl req" + key + " -keyout " + d + "/client.key -out " + d + "/client.csr -subj '/CN=tester'");
         run("openssl x509 -req -in " + d + "/client.csr -CA " + d + "/ca.crt -CAkey " + d +
             "/ca.key -CAcreateserial -days 2 -out " + d + "/client.crt");
+        // A server certificate for the in-cluster name only: reached by IP with tls-server-name.
+        write(dir_ / "named.ext", "subjectAltName=DNS:kubernetes.default.svc\n");
+        run("openssl req -new -key " + d + "/server.key -out " + d + "/named.csr -subj '/CN=kubernetes'");
+        run("openssl x509 -req -in " + d + "/named.csr -CA " + d + "/ca.crt -CAkey " + d +
+            "/ca.key -CAcreateserial -days 2 -extfile " + d + "/named.ext -out " + d + "/named.crt");
         run("openssl genpkey -algorithm ec -pkeyopt ec_paramgen_curve:prime256v1 -out " + d + "/other.key");
         write(dir_ / "garbage.pem", "not a certificate\n");
     }
@@ -42,6 +47,7 @@ public:
     std::string server_cert() const { return (dir_ / "server.crt").string(); }
     std::string server_key() const { return (dir_ / "server.key").string(); }
     std::string garbage() const { return (dir_ / "garbage.pem").string(); }
+    std::string named_cert() const { return (dir_ / "named.crt").string(); }  // key: server_key()
     std::string client_cert() const { return (dir_ / "client.crt").string(); }
     std::string client_key() const { return (dir_ / "client.key").string(); }
     std::string other_key() const { return (dir_ / "other.key").string(); }  // belongs to no certificate

@@ -1,12 +1,14 @@
 // kdesched-bench: decode throughput, model memory and one full descheduling cycle on generated
-// clusters (default sizes 1,000/30,000, 5,000/150,000 and 10,000/300,000 nodes/pods).
-// Prints figures; asserts nothing.
+// clusters (default sizes 1,000/30,000, 5,000/150,000 and 10,000/300,000 nodes/pods); with --api,
+// the API back end against the test API server (api_bench.hpp). Prints figures; asserts nothing.
+#include "api_bench.hpp"
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 #include "config/configuration.hpp"
 #include "error.hpp"
 #include "generate/cluster_generator.hpp"
 #include "loader/plugin_catalog.hpp"
+#include "process_figures.hpp"
 #include "runtime/descheduler.hpp"
 #include "simulator/simulated_backend.hpp"
 
@@ -14,7 +16,6 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -33,15 +34,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-// Resident set size in bytes, after handing freed memory back to the kernel.
-long resident_bytes() {
-    malloc_trim(0);
-    std::ifstream statm("/proc/self/statm");
-    long pages = 0, resident = 0;
-    statm >> pages >> resident;
-    return resident * sysconf(_SC_PAGESIZE);
 }
 
 struct Size {
@@ -74,8 +66,31 @@ int main(int argc, char** argv) {
     app.add_option("--plugin-dir", plugin_dirs, "Plugin directory (default: next to the binary)");
     app.add_option("--cycles", cycles, "Cycles to time; the best is reported")->capture_default_str();
     app.add_option("--hot-share", hot_share, "Share of hot nodes")->capture_default_str();
+    kd::tools::ApiBenchOptions api;
+    api.server_script = KD_FAKE_APISERVER;
+    bool api_mode = false;
+    app.add_flag("--api", api_mode,
+                 "Measure the Kubernetes API back end instead: LIST + decode, watch events/s and RSS against the "
+                 "test API server (python3) at --api-size");
+    std::string api_size = "5000x150000";
+    app.add_option("--api-size", api_size, "NODESxPODS for --api")->capture_default_str();
+    app.add_option("--api-events", api.events, "Pod events in the --api watch burst")->capture_default_str();
+    app.add_option("--api-server", api.server_script, "The test API server script")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
-    spdlog::set_level(spdlog::level::warn);  // dry-run eviction lines are not part of the measurement
+    spdlog::set_level(spdlog::level::warn);
+    if (api_mode) {
+        if (std::sscanf(api_size.c_str(), "%lux%lu", &api.nodes, &api.pods) != 2) {
+            std::cerr << "bad --api-size \"" << api_size << "\" (use NODESxPODS, e.g. 5000x150000)\n";
+            return 2;
+        }
+        api.hot_share = hot_share;
+        try {
+            return kd::tools::run_api_bench(api);
+        } catch (const std::exception& e) {
+            std::cerr << "api benchmark: " << e.what() << "\n";
+            return 1;
+        }
+    }  // dry-run eviction lines are not part of the measurement
 
     try {
         kd::core::PluginCatalog catalog;
@@ -101,11 +116,11 @@ int main(int argc, char** argv) {
                 std::ofstream out(file, std::ios::binary);
                 kd::tools::generate_cluster(out, {size.nodes, size.pods, 1, hot_share});
             }
-            long before = resident_bytes();
+            long before = kd::tools::resident_bytes();
             auto model = std::make_unique<kd::core::ClusterModel>();
             kd::core::LoadReport loaded = kd::core::load_cluster_files({file}, *model);
             std::filesystem::remove(file);
-            long after = resident_bytes();
+            long after = kd::tools::resident_bytes();
             double mb = double(loaded.bytes) / 1e6;
 
             kd::core::SimulatedBackend backend(*model);

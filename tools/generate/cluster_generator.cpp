@@ -1,6 +1,7 @@
 // The synthetic cluster: nodes with NodeMetrics (a tunable share of them hot), Deployments with
 // ReplicaSets, StatefulSets and Jobs owning the pods, a DaemonSet pod per node, mixed priorities
-// and QoS, pods shaped like real ones (~2 KB of JSON each). Deterministic for a given seed.
+// and QoS, pods shaped like real ones (~2 KB of JSON each; ~6 KB with the managedFields a server
+// adds). Deterministic for a given seed.
 #include "generate/cluster_generator.hpp"
 
 #include <rapidjson/ostreamwrapper.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kd::tools {
@@ -18,6 +20,48 @@ namespace {
 
 using Writer = rapidjson::Writer<rapidjson::OStreamWrapper>;
 using Options = GeneratorOptions;
+
+constexpr std::string_view kProjectedSources =
+    R"([{"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},{"configMap":{"name":"kube-root-ca.crt",)"
+    R"("items":[{"key":"ca.crt","path":"ca.crt"}]}},{"downwardAPI":{"items":[{"path":"namespace","fieldRef":)"
+    R"({"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}}])";
+constexpr std::string_view kContainerStatuses =
+    R"([{"name":"main","state":{"running":{"startedAt":"2026-03-01T08:00:08Z"}},"lastState":{},"ready":true,)"
+    R"("restartCount":0,"image":"registry.example.com/app:1.4.2","imageID":"registry.example.com/app@sha256:)"
+    R"(4f5e8d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928170","containerID":"containerd://)"
+    R"(9b8a7f6e5d4c3b2a19080f1e2d3c4b5a69788f7e6d5c4b3a291807f6e5d4c3b2","started":true,"volumeMounts":)"
+    R"([{"name":"kube-api-access","mountPath":"/var/run/secrets/kubernetes.io/serviceaccount","readOnly":true,)"
+    R"("recursiveReadOnly":"Disabled"}],"resources":{}}])";
+
+// A pod's managedFields as kube-apiserver v1.32 keeps them: the ReplicaSet controller's create and
+// the kubelet's status updates (field sets of a one-container pod like the generator's).
+constexpr std::string_view kPodManagedFields = R"([
+{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"2026-03-01T08:00:00Z",
+"fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{".":{},"f:kubernetes.io/psp":{},
+"f:prometheus.io/scrape":{}},"f:generateName":{},"f:labels":{".":{},"f:app":{},"f:pod-template-hash":{},
+"f:koordinator.sh/priority-class":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"0b6f2a52-3c1d-4e6f-9a7b-8c9d0e1f2a3b\"}":{}}},
+"f:spec":{"f:containers":{"k:{\"name\":\"main\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},
+"f:ports":{".":{},"k:{\"containerPort\":8080,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{},"f:protocol":{}}},
+"f:resources":{".":{},"f:limits":{".":{},"f:cpu":{},"f:memory":{}},"f:requests":{".":{},"f:cpu":{},"f:memory":{}}},
+"f:terminationMessagePath":{},"f:terminationMessagePolicy":{},"f:volumeMounts":{".":{},
+"k:{\"mountPath\":\"/var/run/secrets/kubernetes.io/serviceaccount\"}":{".":{},"f:mountPath":{},"f:name":{},
+"f:readOnly":{}}}}},"f:dnsPolicy":{},"f:enableServiceLinks":{},"f:priority":{},"f:priorityClassName":{},
+"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:serviceAccount":{},"f:serviceAccountName":{},
+"f:terminationGracePeriodSeconds":{},"f:tolerations":{},"f:topologySpreadConstraints":{".":{},
+"k:{\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"ScheduleAnyway\"}":{".":{},
+"f:labelSelector":{},"f:maxSkew":{},"f:topologyKey":{},"f:whenUnsatisfiable":{}}},"f:volumes":{".":{},
+"k:{\"name\":\"kube-api-access\"}":{".":{},"f:name":{},"f:projected":{".":{},"f:defaultMode":{},"f:sources":{}}}}}}},
+{"manager":"kube-scheduler","operation":"Update","apiVersion":"v1","time":"2026-03-01T08:00:01Z",
+"fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{".":{},"k:{\"type\":\"PodScheduled\"}":{".":{},
+"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}}}}},"subresource":"status"},
+{"manager":"kubelet","operation":"Update","apiVersion":"v1","time":"2026-03-01T08:00:09Z","fieldsType":"FieldsV1",
+"fieldsV1":{"f:status":{"f:conditions":{"k:{\"type\":\"ContainersReady\"}":{".":{},"f:lastProbeTime":{},
+"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Initialized\"}":{".":{},"f:lastProbeTime":{},
+"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"PodReadyToStartContainers\"}":{".":{},
+"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}},"k:{\"type\":\"Ready\"}":{".":{},
+"f:lastProbeTime":{},"f:lastTransitionTime":{},"f:status":{},"f:type":{}}},"f:containerStatuses":{},
+"f:hostIP":{},"f:hostIPs":{},"f:phase":{},"f:podIP":{},"f:podIPs":{".":{},"k:{\"ip\":\"10.0.12.34\"}":{".":{},
+"f:ip":{}}},"f:startTime":{}}},"subresource":"status"}])";
 
 struct Owner {
     std::string kind, api, name, uid, ns, app;
@@ -256,6 +300,10 @@ private:
         kv("prometheus.io/scrape", "true");
         w_.EndObject();
         owner_refs(ow);
+        if (o_.managed_fields) {
+            w_.Key("managedFields");
+            w_.RawValue(kPodManagedFields.data(), kPodManagedFields.size(), rapidjson::kArrayType);
+        }
         w_.EndObject();
         w_.Key("spec");
         w_.StartObject();
@@ -327,12 +375,20 @@ private:
         w_.StartObject();
         w_.Key("defaultMode");
         w_.Int(420);
+        if (o_.managed_fields) {  // what the ServiceAccount admission adds, as a server returns it
+            w_.Key("sources");
+            w_.RawValue(kProjectedSources.data(), kProjectedSources.size(), rapidjson::kArrayType);
+        }
         w_.EndObject();
         w_.EndObject();
         w_.EndArray();
         w_.EndObject();
         w_.Key("status");
         w_.StartObject();
+        if (o_.managed_fields) {  // the kubelet's report, as a server returns it
+            w_.Key("containerStatuses");
+            w_.RawValue(kContainerStatuses.data(), kContainerStatuses.size(), rapidjson::kArrayType);
+        }
         kv("phase", "Running");
         kv("qosClass", ow.qos);
         kv("podIP", "10.0." + std::to_string(node_index % 250) + "." + std::to_string(index % 250));

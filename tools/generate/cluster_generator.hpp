@@ -10,6 +10,9 @@ namespace kd::tools {
 struct GeneratorOptions {
     uint64_t nodes = 100, pods = 3000, seed = 1;
     double hot_share = 0.1;  // share of nodes whose pods run hot
+    // Pods carry metadata.managedFields as an API server sends them (~6 KB a pod instead of ~2 KB):
+    // for measuring a client against a server.
+    bool managed_fields = false;
 };
 
 void generate_cluster(std::ostream& out, const GeneratorOptions& options);

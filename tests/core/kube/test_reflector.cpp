@@ -1,0 +1,290 @@
+// Reflectors against the test API server (tests/support/fake_apiserver.py): the model equals the
+// server's state after each fault a live cluster produces — paged lists and an expired continue
+// token, 410 Gone on list and watch, 429 with Retry-After, 500s, a connection dropped mid-stream,
+// a stalled stream, slow bodies, a server restart with its resourceVersions reset — and kinds
+// the server does not serve (404) or forbids (403) are said clearly while the rest works.
+#include "fake_apiserver.hpp"
+#include "kube/cluster_sync.hpp"
+
+#include <kdesched/view.hpp>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <thread>
+
+using namespace kd::core;
+using kd_test::FakeApiServer;
+
+namespace {
+
+std::string pod(const std::string& name, const std::string& node = "n1", const std::string& label = "v1") {
+    return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+           R"(","namespace":"shop","labels":{"v":")" + label + R"("}},"spec":{"nodeName":")" + node +
+           R"(","containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]},"status":{"phase":"Running"}})";
+}
+
+std::string pods(int from, int to) {
+    std::string out = "[";
+    for (int i = from; i < to; ++i) out += (i > from ? "," : "") + pod("p" + std::to_string(i));
+    return out + "]";
+}
+
+// A client, a sync of every kind and a model it feeds, with short timings for tests.
+struct Live {
+    FakeApiServer& server;
+    std::unique_ptr<kube::ApiClient> client;
+    std::unique_ptr<kube::ClusterSync> sync;
+    ClusterModel model;
+    kube::ModelFeeder feeder{model};
+    std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> logs = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(200);
+
+    explicit Live(FakeApiServer& s, kube::ReflectorOptions o = options(), kube::ClientOptions c = client_options(),
+                  kube::Connection connection = {})
+        : server(s) {
+        spdlog::default_logger()->sinks().push_back(logs);
+        if (connection.server.empty()) connection.server = s.url();
+        client = std::make_unique<kube::ApiClient>(connection, c);
+        sync = std::make_unique<kube::ClusterSync>(*client, o);
+        sync->start();
+    }
+    ~Live() {
+        sync->stop();
+        auto& sinks = spdlog::default_logger()->sinks();
+        sinks.erase(std::remove(sinks.begin(), sinks.end(), logs), sinks.end());
+    }
+    static kube::ReflectorOptions options() {
+        kube::ReflectorOptions o;
+        o.watch_timeout_min = o.watch_timeout_max = std::chrono::seconds(2);
+        o.backoff_min = std::chrono::milliseconds(50);
+        o.backoff_max = std::chrono::milliseconds(400);
+        return o;
+    }
+    static kube::ClientOptions client_options() {
+        kube::ClientOptions c;
+        c.qps = 0;
+        c.backoff_base = std::chrono::milliseconds(50);
+        c.stream_timeout = std::chrono::seconds(1);
+        return c;
+    }
+    // Applies what arrives until `done` holds (or 20 s pass).
+    bool until(const std::function<bool()>& done) {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (std::chrono::steady_clock::now() < deadline) {
+            sync->apply(feeder);
+            if (done()) return true;
+            sync->wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(50));
+        }
+        return false;
+    }
+    bool synced() {
+        return until([&] { return sync->not_synced(feeder).empty(); });
+    }
+    std::vector<std::string> pod_names() const {
+        std::vector<std::string> out;
+        for (const kd_pod* p : model.pods()) out.push_back(std::string(kd::Pod(p).name()));
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+    const kube::Reflector& reflector(ObjectKind k) const {
+        for (const auto& r : sync->reflectors())
+            if (r->kind() == k) return *r;
+        throw std::logic_error("no reflector");
+    }
+    std::string log_text() const {
+        std::string out;
+        for (const auto& l : logs->last_formatted()) out += l;
+        return out;
+    }
+};
+
+std::vector<std::string> names(int from, int to) {
+    std::vector<std::string> out;
+    for (int i = from; i < to; ++i) out.push_back("p" + std::to_string(i));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The requests the server saw for `path` (list or watch), in order: "<code> <query>".
+std::vector<std::string> served(FakeApiServer& s, const std::string& path, bool watch) {
+    std::vector<std::string> out;
+    auto r = s.requests();
+    for (const auto& q : r["requests"].GetArray()) {
+        if (std::string(q["path"].GetString()) != path || q["watch"].GetBool() != watch) continue;
+        std::string query;
+        for (const auto& m : q["query"].GetObject())
+            query += std::string(m.name.GetString()) + "=" + m.value.GetString() + " ";
+        out.push_back(std::to_string(q["code"].GetInt()) + " " + query);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("reflectors: list, then watch; additions, changes and deletions reach the model", "[kube][reflector]") {
+    FakeApiServer server;
+    server.load(pods(0, 5));
+    Live live(server);
+    REQUIRE(live.synced());
+    CHECK(live.pod_names() == names(0, 5));
+    server.load("[" + pod("p5") + "," + pod("p1", "n2", "v2") + "]");
+    server.remove(R"([{"apiVersion":"v1","kind":"Pod","namespace":"shop","name":"p0"}])");
+    REQUIRE(live.until([&] {
+        const kd_pod* p1 = live.model.pod_by_name("shop", "p1");
+        return live.pod_names() == names(1, 6) && p1 && kd::Pod(p1).node_name() == "n2";
+    }));
+    CHECK(kd::Pod(live.model.pod_by_name("shop", "p1")).labels().get("v") == "v2");
+    const auto& stats = live.reflector(ObjectKind::pod).stats();
+    CHECK(stats.lists == 1);
+    CHECK(stats.relists == 0);
+    // The first list comes from the watch cache (resourceVersion=0), the watch from its version.
+    auto lists = served(server, "/api/v1/pods", false);
+    REQUIRE_FALSE(lists.empty());
+    CHECK_THAT(lists[0], Catch::Contains("resourceVersion=0"));
+    auto watches = served(server, "/api/v1/pods", true);
+    REQUIRE_FALSE(watches.empty());
+    CHECK_THAT(watches[0], Catch::Contains("allowWatchBookmarks=true"));
+}
+
+TEST_CASE("reflectors: a paged list, and an expired continue token restarts the list", "[kube][reflector]") {
+    FakeApiServer server;
+    server.settings(R"({"rv0_ignores_limit": false})");
+    server.load(pods(0, 7));
+    // The second page's continue token has expired: the whole list starts again.
+    server.faults(R"([{"method":"GET","path":"/api/v1/pods","watch":false,"times":1,"continue":true,
+                       "action":{"type":"status","code":410}}])");
+    auto o = Live::options();
+    o.page_size = 3;
+    Live live(server, o);
+    REQUIRE(live.synced());
+    CHECK(live.pod_names() == names(0, 7));
+    auto lists = served(server, "/api/v1/pods", false);
+    // The first page from the watch cache, the second refused, then a consistent list (no
+    // resourceVersion) in three pages.
+    REQUIRE(lists.size() == 5);
+    CHECK_THAT(lists[0],
+               Catch::StartsWith("200") && Catch::Contains("resourceVersion=0") && !Catch::Contains("continue="));
+    CHECK_THAT(lists[1], Catch::StartsWith("410") && Catch::Contains("continue="));
+    CHECK_THAT(lists[2],
+               Catch::StartsWith("200") && !Catch::Contains("continue=") && !Catch::Contains("resourceVersion="));
+    CHECK_THAT(lists[3], Catch::StartsWith("200") && Catch::Contains("continue="));
+    CHECK_THAT(lists[4], Catch::StartsWith("200") && Catch::Contains("continue="));
+    CHECK(live.reflector(ObjectKind::pod).stats().relists == 1);
+}
+
+TEST_CASE("reflectors: 410 Gone on a watch relists; what was deleted meanwhile disappears", "[kube][reflector]") {
+    FakeApiServer server;
+    server.load(pods(0, 4));
+    // The watch breaks off; while it is down p0 is deleted and the history compacted.
+    server.faults(
+        R"([{"method":"GET","path":"/api/v1/pods","watch":true,"times":1,"action":{"type":"stall","seconds":3}}])");
+    Live live(server);
+    REQUIRE(live.synced());
+    server.remove(R"([{"apiVersion":"v1","kind":"Pod","namespace":"shop","name":"p0"}])");
+    server.control("POST", "compact");
+    REQUIRE(live.until([&] { return live.pod_names() == names(1, 4); }));
+    CHECK(live.reflector(ObjectKind::pod).stats().relists >= 1);
+    // An ERROR event with 410 does the same.
+    server.faults(
+        R"([{"method":"GET","path":"/api/v1/pods","watch":true,"times":1,"action":{"type":"error_event","code":410,"after_events":0}}])");
+    uint64_t before = live.reflector(ObjectKind::pod).stats().relists;
+    server.load("[" + pod("p9") + "]");
+    REQUIRE(live.until([&] {
+        return live.reflector(ObjectKind::pod).stats().relists > before && live.model.pod_by_name("shop", "p9");
+    }));
+}
+
+TEST_CASE("reflectors: 429 with Retry-After and 500 are retried with backoff; no request is refused for good",
+          "[kube][reflector]") {
+    FakeApiServer server;
+    server.load(pods(0, 3));
+    server.faults(
+        R"([{"method":"GET","path":"/api/v1/pods","watch":false,"times":1,"action":{"type":"status","code":429,"retry_after":1}},
+                     {"method":"GET","path":"/api/v1/pods","watch":false,"times":2,"action":{"type":"status","code":500}}])");
+    auto started = std::chrono::steady_clock::now();
+    Live live(server);
+    REQUIRE(live.synced());
+    CHECK(live.pod_names() == names(0, 3));
+    auto lists = served(server, "/api/v1/pods", false);
+    REQUIRE(lists.size() == 4);
+    CHECK_THAT(lists[0], Catch::StartsWith("429"));
+    CHECK_THAT(lists[1], Catch::StartsWith("500"));
+    CHECK_THAT(lists[3], Catch::StartsWith("200"));
+    CHECK(live.reflector(ObjectKind::pod).stats().retries >= 3);
+    CHECK(std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(150));
+}
+
+TEST_CASE("reflectors: a connection dropped mid-stream resumes from the last resourceVersion, without a relist",
+          "[kube][reflector]") {
+    FakeApiServer server;
+    server.load(pods(0, 2));
+    Live live(server);
+    REQUIRE(live.synced());
+    server.faults(
+        R"([{"method":"GET","path":"/api/v1/pods","watch":true,"times":1,"action":{"type":"drop","after_events":1}}])");
+    // Whatever watch is open ends at its timeout; the next one carries the fault.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    server.load(pods(2, 6));
+    REQUIRE(live.until([&] { return live.pod_names() == names(0, 6); }));
+    CHECK(live.reflector(ObjectKind::pod).stats().relists == 0);
+    CHECK(live.reflector(ObjectKind::pod).stats().lists == 1);
+}
+
+TEST_CASE("reflectors: a LIST body cut off mid-way and a slow body", "[kube][reflector]") {
+    FakeApiServer server;
+    server.load(pods(0, 30));
+    server.faults(
+        R"([{"method":"GET","path":"/api/v1/pods","watch":false,"times":1,"action":{"type":"drop","after_bytes":1500}},
+                     {"method":"GET","path":"/api/v1/pods","watch":false,"times":1,"action":{"type":"slow","chunk_bytes":700,"delay_ms":5}}])");
+    Live live(server);
+    REQUIRE(live.synced());
+    CHECK(live.pod_names() == names(0, 30));
+    CHECK(live.reflector(ObjectKind::pod).stats().lists == 1);
+}
+
+TEST_CASE("reflectors: a server restart with its resourceVersions reset forces relists that end equal to it",
+          "[kube][reflector]") {
+    FakeApiServer server;
+    server.load(pods(0, 3));
+    Live live(server);
+    REQUIRE(live.synced());
+    server.control("POST", "restart");
+    server.remove(R"([{"apiVersion":"v1","kind":"Pod","namespace":"shop","name":"p1"}])");
+    server.load(pods(3, 5));
+    REQUIRE(live.until([&] { return live.pod_names() == std::vector<std::string>{"p0", "p2", "p3", "p4"}; }));
+    CHECK(live.reflector(ObjectKind::pod).stats().relists >= 1);
+}
+
+TEST_CASE(
+    "reflectors: a kind not served (404) is said once with what needs it; a forbidden kind (403) names the "
+    "RBAC rule; the rest syncs",
+    "[kube][reflector]") {
+    FakeApiServer server;
+    server.settings(R"({"not_served":[{"group":"slo.koordinator.sh","resource":"nodemetrics"}],
+                        "forbid":[{"verb":"list","group":"policy","resource":"poddisruptionbudgets"}]})");
+    server.load(pods(0, 2));
+    Live live(server);
+    REQUIRE(live.until([&] {
+        auto missing = live.sync->not_synced(live.feeder);
+        return missing.size() == 1 && missing[0].find("forbidden") != std::string::npos;
+    }));
+    CHECK(live.pod_names() == names(0, 2));
+    CHECK(live.reflector(ObjectKind::node_metric).stats().not_served);
+    auto missing = live.sync->not_synced(live.feeder);
+    REQUIRE(missing.size() == 1);
+    CHECK_THAT(missing[0], Catch::StartsWith("PodDisruptionBudget: ") && Catch::Contains("forbidden"));
+    std::string logs = live.log_text();
+    CHECK_THAT(logs, Catch::Contains("NodeMetric (/apis/slo.koordinator.sh/v1alpha1/nodemetrics) is not served by the "
+                                     "API server (HTTP 404"));
+    CHECK_THAT(logs, Catch::Contains("LowNodeLoad (node usage comes from koordlet's NodeMetrics) has no data until it "
+                                     "is (install Koordinator's CRDs)"));
+    CHECK_THAT(logs, Catch::Contains("kdesched may not list PodDisruptionBudget"));
+    CHECK_THAT(logs, Catch::Contains("grant its ServiceAccount verb \"list\" on \"poddisruptionbudgets\" in API group "
+                                     "\"policy\""));
+    // Said once, though retried.
+    CHECK(logs.find("is not served") == logs.rfind("is not served"));
+}
