@@ -32,4 +32,13 @@ struct SnapshotOptions {
 };
 int run_snapshot(const SnapshotOptions& opts);
 
+struct RunOptions {
+    std::string config;      // required: the DeschedulerConfiguration
+    ClusterOptions cluster;  // --kubeconfig / --context (default: the profile's, $KUBECONFIG, in-cluster)
+    std::string log_format = "text";
+};
+int run_daemon(const CommonOptions& opts, const RunOptions& run);
+// --log-format json: one JSON object per log line.
+void set_log_format(const std::string& format);
+
 }  // namespace kd::cli

@@ -81,6 +81,31 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
         ->capture_default_str();
 
+    RunOptions run;
+    std::string run_log_level = "info";
+    auto* daemon = app.add_subcommand(
+        "run",
+        "Run as the cluster's descheduler: read the cluster through the API server (list + watch), run the "
+        "profiles every deschedulingInterval as the elected leader, write evictions, PodMigrationJobs, "
+        "Reservations and Events; /healthz, /readyz and /metrics on the profile's bind addresses");
+    daemon->add_option("--config", run.config, "DeschedulerConfiguration YAML (or a ConfigMap holding one)")
+        ->required();
+    daemon->add_option("--kubeconfig", run.cluster.kubeconfig,
+                       "kubeconfig file (default: the profile's clientConnection.kubeconfig, $KUBECONFIG, "
+                       "~/.kube/config, or the pod's service account)");
+    daemon->add_option("--context", run.cluster.context, "The kubeconfig context (default: its current-context)");
+    daemon->add_option("--log-format", run.log_format, "text or json (one JSON object per line)")
+        ->check(CLI::IsMember({"text", "json"}))
+        ->capture_default_str();
+    daemon->add_option("--plugin-dir", opts.plugin_dirs,
+                       "Directory of plugin libraries (*.so); repeatable. The directory next to the binary "
+                       "(../lib/kdesched/plugins) is always searched too");
+    daemon->add_flag("--no-default-plugin-dir", opts.no_default_plugin_dir,
+                     "Do not search the plugin directory next to the binary");
+    daemon->add_option("--log-level", run_log_level, "debug, info, warn or error")
+        ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
+        ->capture_default_str();
+
     auto* version = app.add_subcommand("version", "Print the kdesched version and its plugin API version");
 
     try {
@@ -91,13 +116,15 @@ int main(int argc, char** argv) {
     }
     // Logs go to stderr: stdout carries the report (`--output json` must stay valid JSON).
     spdlog::set_default_logger(spdlog::stderr_color_mt("kdesched"));
-    spdlog::set_level(spdlog::level::from_str(opts.log_level));
+    spdlog::set_level(spdlog::level::from_str(daemon->parsed() ? run_log_level : opts.log_level));
+    if (daemon->parsed()) set_log_format(run.log_format);
     try {
         if (validate->parsed()) return run_validate(opts, config);
         if (plugins->parsed()) return run_plugins(opts);
         if (plan->parsed()) return run_plan(opts, config);
         if (simulate->parsed()) return run_simulate(opts, sim);
         if (snapshot->parsed()) return run_snapshot(snap);
+        if (daemon->parsed()) return run_daemon(opts, run);
         if (version->parsed()) return run_version();
     } catch (const std::exception& e) {
         // Commands report their own errors; anything reaching here is a defect of kdesched.

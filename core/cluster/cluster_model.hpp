@@ -33,8 +33,8 @@
 namespace kd::core {
 
 // A workload controller object (ReplicaSet, Deployment, StatefulSet, ReplicationController, Job,
-// DaemonSet): what workload resolution (spec C.3) needs. Pods are matched by owner UID, not by
-// selector, so neither labels nor selector are kept.
+// DaemonSet): what workload resolution (Koordinator's controllerfinder) needs. Pods are matched
+// by owner UID, not by selector, so neither labels nor selector are kept.
 // Strings point into the model's pools (valid while the model lives).
 struct Workload {
     std::string_view kind, uid, ns, name;

@@ -27,7 +27,7 @@ void effective_requests(const PodDraft& pod, std::vector<std::pair<std::string_v
 std::vector<std::pair<std::string_view, int64_t>> effective_requests(const PodDraft& pod);
 
 // The node.koordinator.sh/raw-allocatable annotation (a JSON ResourceList) when present and
-// valid; nullopt means "use status.allocatable" (spec B.4).
+// valid; nullopt means "use status.allocatable" (as Koordinator's loadaware plugin reads it).
 std::optional<std::vector<std::pair<std::string, int64_t>>> raw_allocatable(const NodeDraft& node);
 
 }  // namespace kd::core

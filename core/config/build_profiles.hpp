@@ -1,4 +1,5 @@
-// profiles[]: names (A.2), plugin sets merged with the defaults (A.3), pluginConfig entries.
+// profiles[]: default names, plugin sets merged with the defaults (merge_plugin_sets.hpp),
+// pluginConfig entries.
 #pragma once
 
 #include "config/configuration.hpp"

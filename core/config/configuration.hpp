@@ -1,5 +1,6 @@
-// DeschedulerConfiguration (descheduler/v1alpha2) as kdesched uses it: every top-level field of
-// spec A.2 with its default, profiles with their plugin sets already merged with the defaults (A.3).
+// DeschedulerConfiguration (descheduler/v1alpha2) as kdesched uses it: every top-level field with
+// koord-descheduler's default, profiles with their plugin sets already merged with the defaults
+// (merge_plugin_sets.hpp).
 #pragma once
 
 #include "text/source_location.hpp"
@@ -81,7 +82,7 @@ struct DeschedulerConfiguration {
     std::string sourceFile;
 };
 
-// Default plugin sets applied to every profile (A.3).
+// Default plugin sets applied to every profile (koord's: MigrationController at evict and filter).
 PluginSets default_plugin_sets();
 
 // Reads, strictly decodes, defaults, merges and validates a configuration file. Collects every

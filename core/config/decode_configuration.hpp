@@ -1,5 +1,6 @@
 // From the JSON form of the file to the public DeschedulerConfiguration: type check, strict
-// decode, defaults (A.2), profiles (A.3) and validation. Problems go to the reporter.
+// decode, koord-descheduler's defaults, profiles (merge_plugin_sets.hpp) and validation. Problems
+// go to the reporter.
 #pragma once
 
 #include "config/configuration.hpp"

@@ -1,4 +1,5 @@
-// Spec A.3: how a profile's plugin set for one extension point combines with the default set.
+// How a profile's plugin set for one extension point combines with the default set, as
+// koord-descheduler's v1alpha2 defaulting merges them (docs/architecture.md).
 #pragma once
 
 #include "config/configuration.hpp"

@@ -172,7 +172,7 @@ ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std:
     return r;
 }
 
-ApiResult ApiClient::call(net::Request request) {
+ApiResult ApiClient::call(net::Request request, bool retry_too_many) {
     ApiResult r;
     bool refreshed = false;
     for (int n = 1;; ++n) {
@@ -184,7 +184,7 @@ ApiResult ApiClient::call(net::Request request) {
             refreshed = true;
             continue;
         }
-        if (!retryable(r) || n >= options_.max_attempts) return r;
+        if (!retryable(r) || (r.code == 429 && !retry_too_many) || n >= options_.max_attempts) return r;
         std::this_thread::sleep_for(retry_after(r).value_or(backoff(n)));
     }
 }

@@ -74,7 +74,9 @@ public:
     ~ApiClient();
 
     // One request, retried as the header says. Errors are in the result, never thrown.
-    ApiResult call(net::Request request);
+    // `retry_too_many` false: a 429 is an answer, not a reason to wait (an Eviction a
+    // PodDisruptionBudget refuses).
+    ApiResult call(net::Request request, bool retry_too_many = true);
     // A streamed request (LIST body, WATCH): rate limited, tried again once after a 401 with fresh
     // credentials; any other failure is the caller's to handle (reflectors back off themselves).
     ApiResult stream(net::Request request, const std::function<bool(std::string_view)>& on_chunk,

@@ -38,6 +38,18 @@ kd_snapshot Descheduler::selected(const kd_snapshot& cluster, std::vector<const 
     return view;
 }
 
+namespace {
+
+// Errors of several profiles as one message ("; " between them); nullopt when there are none.
+std::optional<std::string> joined(const std::vector<std::string>& errors) {
+    if (errors.empty()) return std::nullopt;
+    std::string out = errors.front();
+    for (size_t i = 1; i < errors.size(); ++i) out += "; " + errors[i];
+    return out;
+}
+
+}  // namespace
+
 std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
     ++cycle_;
     std::vector<const kd_node*> nodes;
@@ -45,11 +57,14 @@ std::optional<std::string> Descheduler::run_cycle(const kd_snapshot& cluster) {
     if (nodes.size() <= 1)
         return "the cluster size is 0 or 1 (" + std::to_string(nodes.size()) + " ready node(s) selected)";
     limiter_.reset();
+    // As koord's runProfiles: a profile whose plugin fails is reported and the others still run.
+    std::vector<std::string> errors;
     for (auto& p : profiles_)
-        if (auto err = p->deschedule(view, cycle_)) return "profile \"" + p->name() + "\" deschedule: " + *err;
+        if (auto err = p->deschedule(view, cycle_))
+            errors.push_back("profile \"" + p->name() + "\" deschedule: " + *err);
     for (auto& p : profiles_)
-        if (auto err = p->balance(view, cycle_)) return "profile \"" + p->name() + "\" balance: " + *err;
-    return std::nullopt;
+        if (auto err = p->balance(view, cycle_)) errors.push_back("profile \"" + p->name() + "\" balance: " + *err);
+    return joined(errors);
 }
 
 Descheduler::TickResult Descheduler::tick(const kd_snapshot& cluster) {
@@ -62,10 +77,7 @@ Descheduler::TickResult Descheduler::tick(const kd_snapshot& cluster) {
         if (auto err = p->tick(view, cycle_, next)) errors.push_back("profile \"" + p->name() + "\" tick: " + *err);
         if (next > 0 && (out.next_ms == 0 || next < out.next_ms)) out.next_ms = next;
     }
-    if (!errors.empty()) {
-        out.error = errors.front();
-        for (size_t i = 1; i < errors.size(); ++i) *out.error += "; " + errors[i];
-    }
+    out.error = joined(errors);
     return out;
 }
 

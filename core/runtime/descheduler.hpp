@@ -1,6 +1,7 @@
-// The descheduling cycle of spec A.7 over every profile: deschedule for all profiles, then
-// balance for all profiles, with the global eviction limits reset per cycle. Profiles run in file
-// order (the anchor's order is random: see docs/compatibility.md).
+// The descheduling cycle (Koordinator's pkg/descheduler/descheduler.go) over every profile:
+// deschedule for all profiles, then balance for all profiles, with the global eviction limits
+// reset per cycle. Profiles run in file order (the anchor's order is random: see
+// docs/compatibility.md).
 #pragma once
 
 #include "config/configuration.hpp"

@@ -1,5 +1,5 @@
-// The global eviction limits of spec A.6: per node, per namespace and in total, shared by every
-// profile and reset at the start of each cycle.
+// The global eviction limits (Koordinator's `AllowEvict` in the evictorProxy): per node, per
+// namespace and in total, shared by every profile and reset at the start of each cycle.
 #pragma once
 
 #include <kdesched/abi.h>

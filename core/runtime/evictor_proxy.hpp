@@ -1,5 +1,6 @@
-// The Evictor every plugin of a profile gets (spec A.6, with filters first): filter plugins →
-// per-node / per-namespace / total limits → framework dry run → the profile's single evict plugin.
+// The Evictor every plugin of a profile gets (Koordinator's `evictorProxy`, with filters first):
+// filter plugins → per-node / per-namespace / total limits → framework dry run → the profile's
+// single evict plugin.
 #pragma once
 
 #include "runtime/call_scope.hpp"

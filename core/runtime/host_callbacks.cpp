@@ -177,8 +177,9 @@ void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str sub
         obs->on_report(profile.name(), kd::sv(call->plugin), kd::sv(kind), kd::sv(subject), kd::sv(key), kd::sv(value));
 }
 
-void count_eviction_cb(const kd_host* self, const kd_call*, const kd_pod* pod, kd_str result, kd_str strategy) {
-    if (RunObserver* obs = context_of(self).observer) obs->on_pods_evicted(*pod, kd::sv(result), kd::sv(strategy));
+void count_eviction_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str result, kd_str strategy) {
+    if (RunObserver* obs = context_of(self).observer)
+        obs->on_pods_evicted(kd::sv(call->profile), *pod, kd::sv(result), kd::sv(strategy));
 }
 
 kd_status pick_pods_cb(const kd_host* self, const kd_call* call, kd_str picker_json, const kd_pod* const* candidates,

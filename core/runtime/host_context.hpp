@@ -39,12 +39,16 @@ public:
     virtual void on_plugin_log(std::string_view profile, std::string_view plugin, int32_t level,
                                std::string_view message);
     // kd_host.count_eviction: one increment of descheduler_pods_evicted.
-    virtual void on_pods_evicted(const kd_pod& /*pod*/, std::string_view /*result*/, std::string_view /*strategy*/) {}
+    virtual void on_pods_evicted(std::string_view /*profile*/, const kd_pod& /*pod*/, std::string_view /*result*/,
+                                 std::string_view /*strategy*/) {}
     // kd_host.pick_pods: one increment of descheduler_pod_picker_requests_total{result}, where
     // result is "success" or why the request failed (config, secret, connection, timeout,
     // http-status, invalid-answer).
     virtual void on_pod_picker_request(std::string_view /*profile*/, std::string_view /*plugin*/,
                                        std::string_view /*result*/) {}
+    // One hook call of a plugin ("deschedule", "balance", "tick") and how long it took.
+    virtual void on_plugin_call(std::string_view /*profile*/, std::string_view /*plugin*/, std::string_view /*point*/,
+                                double /*seconds*/) {}
 };
 
 struct HostContext {

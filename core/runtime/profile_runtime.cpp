@@ -5,6 +5,7 @@
 #include <kdesched/view.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 
 namespace kd::core {
@@ -127,8 +128,8 @@ ProfileRuntime::ProfileRuntime(const Profile& profile, const PluginCatalog& cata
 }
 
 template <class Hook>
-std::optional<std::string> ProfileRuntime::run(const std::vector<PluginInstance*>& plugins, const kd_snapshot& cluster,
-                                               uint64_t cycle, Hook&& hook) {
+std::optional<std::string> ProfileRuntime::run(const std::vector<PluginInstance*>& plugins, const char* point,
+                                               const kd_snapshot& cluster, uint64_t cycle, Hook&& hook) {
     if (plugins.empty()) return std::nullopt;
     nodes_ = select_nodes(cluster.nodes, cluster.node_count, profile_.nodeSelector);
     std::vector<std::string> errors;
@@ -146,7 +147,12 @@ std::optional<std::string> ProfileRuntime::run(const std::vector<PluginInstance*
                              cycle,
                              ctx_.dry_run,
                              &scope};
+        auto start = std::chrono::steady_clock::now();
         HookStatus st = hook(*p, scope.call);
+        if (ctx_.observer)
+            ctx_.observer->on_plugin_call(
+                profile_.name, p->name(), point,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         if (!st.ok) errors.push_back(p->name() + ": " + st.error);
     }
     if (errors.empty()) return std::nullopt;
@@ -157,16 +163,18 @@ std::optional<std::string> ProfileRuntime::run(const std::vector<PluginInstance*
 }
 
 std::optional<std::string> ProfileRuntime::deschedule(const kd_snapshot& cluster, uint64_t cycle) {
-    return run(deschedule_, cluster, cycle, [](PluginInstance& p, const kd_call& call) { return p.deschedule(call); });
+    return run(deschedule_, "deschedule", cluster, cycle,
+               [](PluginInstance& p, const kd_call& call) { return p.deschedule(call); });
 }
 
 std::optional<std::string> ProfileRuntime::balance(const kd_snapshot& cluster, uint64_t cycle) {
-    return run(balance_, cluster, cycle, [](PluginInstance& p, const kd_call& call) { return p.balance(call); });
+    return run(balance_, "balance", cluster, cycle,
+               [](PluginInstance& p, const kd_call& call) { return p.balance(call); });
 }
 
 std::optional<std::string> ProfileRuntime::tick(const kd_snapshot& cluster, uint64_t cycle, int64_t& next_ms) {
     next_ms = 0;
-    return run(tick_, cluster, cycle, [&](PluginInstance& p, const kd_call& call) {
+    return run(tick_, "tick", cluster, cycle, [&](PluginInstance& p, const kd_call& call) {
         int64_t next = 0;
         HookStatus st = p.tick(call, next);
         if (next > 0 && (next_ms == 0 || next < next_ms)) next_ms = next;

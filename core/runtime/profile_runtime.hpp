@@ -1,5 +1,6 @@
-// One profile's framework (spec A.5): one instance per enabled plugin, the per-point lists in
-// enabled order, exactly one evict plugin, and the evictor proxy they all share.
+// One profile's framework (as Koordinator's pkg/descheduler/framework builds it): one instance per
+// enabled plugin, the per-point lists in enabled order, exactly one evict plugin, and the evictor
+// proxy they all share.
 #pragma once
 
 #include "config/configuration.hpp"
@@ -49,8 +50,8 @@ public:
 private:
     // Calls `hook(plugin, call)` for each of `plugins` on the profile's nodes; the errors joined.
     template <class Hook>
-    std::optional<std::string> run(const std::vector<PluginInstance*>& plugins, const kd_snapshot& cluster,
-                                   uint64_t cycle, Hook&& hook);
+    std::optional<std::string> run(const std::vector<PluginInstance*>& plugins, const char* point,
+                                   const kd_snapshot& cluster, uint64_t cycle, Hook&& hook);
 
     Profile profile_;
     HostContext& ctx_;

@@ -58,7 +58,8 @@ public:
         if (kind == "node") node_facts_[std::string(subject)][std::string(key)] = std::string(value);
         if (kind == "pod" && key == "skipped") explain(std::string(subject), std::string(plugin), std::string(value));
     }
-    void on_pods_evicted(const kd_pod& pod, std::string_view result, std::string_view strategy) override {
+    void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result,
+                         std::string_view strategy) override {
         kd::Pod p(&pod);
         ++pods_evicted_[{std::string(result), std::string(strategy), std::string(p.ns()), std::string(p.node_name())}];
     }

@@ -1,6 +1,6 @@
-// DefaultEvictor: upstream descheduler's evictability rules (spec D.2) as a filter plugin, plus an
-// evict plugin that evicts through the Eviction API. The KDESCHED_PLUGIN export lives in module.cpp
-// so that tests can link this class without a second `kdesched_module` symbol.
+// DefaultEvictor: the evictability rules of upstream descheduler's `DefaultEvictor` as a filter
+// plugin, plus an evict plugin that evicts through the Eviction API. The KDESCHED_PLUGIN export
+// lives in module.cpp so that tests can link this class without a second `kdesched_module` symbol.
 #pragma once
 
 #include "args.hpp"
@@ -51,10 +51,11 @@ public:
 
     DefaultEvictor(kd::Host& host, Args args);
 
-    // D.2 Filter: evict annotation passes; mirror, static, terminating, then the protections,
-    // labelSelector, minReplicas and minPodAge reject with a reason code.
+    // Upstream `DefaultEvictor.Filter`: evict annotation passes; mirror, static, terminating, then
+    // the protections, labelSelector, minReplicas and minPodAge reject with a reason code.
     kd::Verdict filter(kd::Cycle& cycle, const kd::Pod& pod);
-    // D.2 PreEvictionFilter: with nodeFit the pod must fit another ready node (selected by nodeSelector).
+    // Upstream `DefaultEvictor.PreEvictionFilter`: with nodeFit the pod must fit another ready node
+    // (selected by nodeSelector).
     kd::Verdict pre_eviction_filter(kd::Cycle& cycle, const kd::Pod& pod);
     // Evicts through the host (policy/v1 Eviction); failed with the API's message when refused.
     kd::EvictOutcome evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request);

@@ -1,4 +1,4 @@
-// The anomaly detector of spec B.7 (Koordinator pkg/descheduler/utils/anomaly BasicDetector) and
+// The anomaly detector (Koordinator's `BasicDetector` in pkg/descheduler/utils/anomaly) and
 // the per-node detector cache with a TTL. Time is always the cycle's clock (now_ms), never the
 // wall clock, so the simulator's virtual time drives it.
 #pragma once

@@ -1,4 +1,4 @@
-// LowNodeLoadArgs (descheduler/v1alpha2, spec B.1): decoded strictly, defaulted the way
+// LowNodeLoadArgs (descheduler/v1alpha2): decoded strictly, defaulted the way
 // koord-descheduler's SetDefaults_LowNodeLoadArgs does (quirks included), validated with field paths.
 #pragma once
 
@@ -20,7 +20,7 @@ using ResourceThresholds = std::map<std::string, double>;
 // Resource name → weight used by the node and pod usage scores.
 using ResourceWeights = std::map<std::string, int64_t>;
 
-// The pool the top-level settings become; always first (spec B.1 "Conversion").
+// The pool the top-level settings become; always first (koord prepends it converting the args).
 inline constexpr const char* kDefaultNodePoolName = "__default_node_pool__";
 inline constexpr int64_t kDefaultNodeMetricExpirationSeconds = 180;
 inline constexpr uint32_t kDefaultConsecutiveAbnormalities = 5;

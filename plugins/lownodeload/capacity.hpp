@@ -1,4 +1,5 @@
-// Capacity accounting (spec B.9) and the fit index behind the eviction fitCheck (B.10).
+// Capacity accounting (the targets' "available usage" in koord's loadaware) and the fit index
+// behind the eviction fitCheck (`podFitsAnyNodeWithThreshold`).
 #pragma once
 
 #include "pool_state.hpp"

@@ -1,4 +1,4 @@
-// Classification of a pool's nodes into the five buckets of spec B.6.
+// Classification of a pool's nodes into the five buckets of Koordinator's `processOneNodePool`.
 #pragma once
 
 #include "pool_state.hpp"

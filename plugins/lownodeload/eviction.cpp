@@ -79,9 +79,10 @@ std::string overutilized_reason(const Pool& pool, const PoolState& state, uint32
 }
 
 bool PhaseRunner::passes_node_fit(const kd::Pod& pod, size_t t, const kd::Node& node) {
-    // NodeFit (D.3) as kd::NodeRequestTotals::check, with the request sums taken from it once per
-    // target and kept as "free = allocatable − requested" per resource: check() looks the node
-    // up by name and scans its lists again for every resource of every candidate.
+    // NodeFit (koord's pkg/descheduler/node) as kd::NodeRequestTotals::check, with the request
+    // sums taken from it once per target and kept as "free = allocatable − requested" per
+    // resource: check() looks the node up by name and scans its lists again for every resource
+    // of every candidate.
     if (node.unschedulable()) return false;
     if (!kd::pod_tolerates_node_taints(pod, node)) return false;
     if (!kd::pod_matches_node_selector(pod, node)) return false;

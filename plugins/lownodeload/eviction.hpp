@@ -1,6 +1,6 @@
-// One eviction phase (spec B.10 balancePods/evictPods): candidates per source node (filter +
-// fitCheck with its tentative reservation), the pod order, the continue condition with its
-// detector reset, the Evictor call with the exact reason string, and the accounting.
+// One eviction phase (koord's loadaware `balancePods`/`evictPods`): candidates per source node
+// (filter + fitCheck with its tentative reservation), the pod order, the continue condition with
+// its detector reset, the Evictor call with the exact reason string, and the accounting.
 #pragma once
 
 #include "anomaly.hpp"
@@ -62,7 +62,7 @@ struct PhaseRunner {
     kd::Cycle& cycle;
     const Pool& pool;
     PoolState& state;
-    kd::NodeRequestTotals& requests;  // NodeFit (D.3) request sums, one per snapshot
+    kd::NodeRequestTotals& requests;  // NodeFit (node_fit.hpp) request sums, one per snapshot
     const PodFilter& filter;
     EvictLimits& limits;
     bool dry_run;   // plugin-level dryRun: log instead of calling the Evictor, account anyway

@@ -13,7 +13,7 @@ namespace {
 
 int64_t detector_cache_ttl_ms(const LowNodeLoadArgs& args, int64_t interval_ms) {
     int64_t ttl = duration_ms_ceil(args.detectorCacheTimeout.value_or(kDefaultDetectorCacheTimeout));
-    // [quirk] (A.2) koord-descheduler raises a cache timeout shorter than the descheduling
+    // [quirk] At start-up koord-descheduler raises a cache timeout shorter than the descheduling
     // interval to the interval, so a detector survives from one cycle to the next.
     if (interval_ms > 0 && ttl < interval_ms) ttl = interval_ms;
     return ttl;

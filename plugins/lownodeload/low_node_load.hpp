@@ -1,7 +1,8 @@
-// LowNodeLoad: Koordinator's load-aware balance plugin (spec B). Per node pool it classifies the
-// nodes by their NodeMetric usage, gates overloaded nodes through an anomaly detector, and evicts
-// pods from them towards the under-used nodes while capacity lasts. The KDESCHED_PLUGIN export
-// lives in module.cpp so that tests can link this class without a second `kdesched_module`.
+// LowNodeLoad: Koordinator's load-aware balance plugin (koord-descheduler's
+// pkg/descheduler/framework/plugins/loadaware). Per node pool it classifies the nodes by their
+// NodeMetric usage, gates overloaded nodes through an anomaly detector, and evicts pods from them
+// towards the under-used nodes while capacity lasts. The KDESCHED_PLUGIN export lives in
+// module.cpp so that tests can link this class without a second `kdesched_module`.
 #pragma once
 
 #include "anomaly.hpp"
@@ -33,7 +34,8 @@ public:
 
     LowNodeLoad(kd::Host& host, Args args);
 
-    // B.2: every pool in order (default pool first); problems are logged, never returned.
+    // Every pool in order (default pool first), each as koord's `processOneNodePool`; problems are
+    // logged, never returned.
     void balance(kd::Cycle& cycle);
 
     const std::vector<Pool>& pools() const { return pools_; }

@@ -1,6 +1,6 @@
-// Node usage from the NodeMetric (spec B.4): usage = systemUsage + Σ podsMetric, prod usage = Σ
-// podsMetric of the node's prod pods, pod counts, raw allocatable, and which podsMetric entry
-// belongs to which pod.
+// Node usage from the NodeMetric, as Koordinator's loadaware plugin computes it: usage =
+// systemUsage + Σ podsMetric, prod usage = Σ podsMetric of the node's prod pods, pod counts, raw
+// allocatable, and which podsMetric entry belongs to which pod.
 //
 // Done in two steps because the second is the expensive one (every pod's labels, every metric
 // entry matched to its pod): load() reads the NodeMetric of every pool node; resolve() lists and

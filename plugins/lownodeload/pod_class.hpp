@@ -1,5 +1,5 @@
-// Koordinator's view of a pod (spec B.11) and the cost annotations the pod order reads (B.8): the
-// SDK's, shared with the migration arbitrator.
+// Koordinator's view of a pod (its apis/extension) and the cost annotations the pod order reads:
+// the SDK's, shared with the migration arbitrator.
 #pragma once
 
 #include <kdesched/koord_pod.hpp>

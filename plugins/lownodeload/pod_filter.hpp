@@ -1,5 +1,6 @@
-// The candidate filter of spec B.10: evictableNamespaces, then the profile's filter plugins
-// (Evictor.Filter), then podSelectors. It applies to eviction candidates only; usage counts every pod.
+// The candidate filter (`podFilter` of koord's loadaware `balancePods`): evictableNamespaces, then
+// the profile's filter plugins (Evictor.Filter), then podSelectors. It applies to eviction
+// candidates only; usage counts every pod.
 #pragma once
 
 #include "args.hpp"

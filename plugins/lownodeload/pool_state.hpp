@@ -1,4 +1,4 @@
-// The per-pool working set of one Balance call: the pool's nodes that have usage (spec B.4),
+// The per-pool working set of one Balance call: the pool's nodes that have usage (node_usage.hpp),
 // their pods, and every per-node resource vector, in flat arrays so that a 10k-node pool costs a
 // handful of allocations (reused from cycle to cycle), not several per node or per pod.
 #pragma once
@@ -18,17 +18,18 @@ namespace kd::plugins::lownodeload {
 // The resources a pool works with, each given a slot index.
 struct ResourceSlots {
     // Threshold resources first (the normalised low-threshold keys, sorted), then "pods" when it has
-    // no threshold: the usage map always carries the pod count (B.4) and the node score reads it.
+    // no threshold: the usage map always carries the pod count (as koord's does) and the node score
+    // reads it.
     std::vector<std::string> names;
     size_t thresholds = 0;  // slots [0, thresholds) have thresholds ("resourceNames")
     size_t pods = 0;        // the slot of "pods"
     size_t size() const { return names.size(); }
 };
 
-// Koordinator priority class (spec B.11).
+// Koordinator priority class (apis/extension).
 using PriorityClass = kd::koord::PriorityClass;
 
-// The five classification buckets (spec B.6); `none` = appropriately utilised.
+// The five classification buckets (koord's `processOneNodePool`); `none` = appropriately utilised.
 enum class Bucket : uint8_t { none, low, high, prod_low, prod_high, both_low };
 
 // One non-finished pod of a pool node.
@@ -78,11 +79,11 @@ class PoolState {
 public:
     // The per-node resource vectors, `slots` values each (milli-units).
     enum Vector : size_t {
-        kUsage,      // systemUsage + Σ podsMetric (B.4); pods slot = pod count × 1000
+        kUsage,      // systemUsage + Σ podsMetric (node_usage.hpp); pods slot = pod count × 1000
         kProdUsage,  // Σ podsMetric of prod pods; pods slot = prod pod count × 1000 (resolved nodes)
         kPodSum,     // Σ podsMetric (no systemUsage); pods slot = pod count × 1000 when known
         kAlloc,      // raw allocatable
-        kLow,        // absolute thresholds (B.5)
+        kLow,        // absolute thresholds (thresholds.hpp)
         kHigh,
         kProdLow,
         kProdHigh,

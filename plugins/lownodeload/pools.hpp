@@ -1,5 +1,6 @@
-// The node pools as Balance runs them (spec B.1 "Conversion"): the top-level settings become the
-// prepended `__default_node_pool__`, then the user's pools in order; thresholds are normalised once.
+// The node pools as Balance runs them (koord's conversion of the args): the top-level settings
+// become the prepended `__default_node_pool__`, then the user's pools in order; thresholds are
+// normalised once.
 #pragma once
 
 #include "anomaly.hpp"
@@ -18,7 +19,7 @@ struct Pool {
     std::string name;
     std::optional<kd::LabelSelector> selector;  // nullopt: every node, processed by an earlier pool or not
     bool deviation = false;
-    NormalisedThresholds thresholds;  // B.3
+    NormalisedThresholds thresholds;  // koord's `newThresholds`
     ResourceSlots slots;
     SlotPercents percents;
     std::vector<int64_t> weights;           // per slot; a resource without a weight weighs 0

@@ -1,5 +1,6 @@
-// Scoring and sorting (spec B.8): the node usage score that orders source nodes, and the chain of
-// comparators that orders the pods of one source node (evicted first = first).
+// Scoring and sorting (koord's loadaware `ResourceUsageScorer` and pod order): the node usage score
+// that orders source nodes, and the chain of comparators that orders the pods of one source node
+// (evicted first = first).
 #pragma once
 
 #include "pool_state.hpp"

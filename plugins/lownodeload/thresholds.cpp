@@ -78,7 +78,7 @@ double clamp_percent(double v) {
     return std::clamp(v, 0.0, 100.0);
 }
 
-// Σ over nodes of used/alloc × 100 per threshold slot, divided by the node count (B.5 deviation).
+// Σ over nodes of used/alloc × 100 per threshold slot, divided by the node count (deviation mode).
 // Nodes whose allocatable is zero for a resource add nothing but still count.
 std::vector<double> average_percent(const PoolState& state, const ResourceSlots& slots, PoolState::Vector usage) {
     std::vector<double> avg(slots.thresholds, 0.0);

@@ -1,5 +1,5 @@
-// Thresholds: normalisation of a pool's percent maps (spec B.3) and the absolute per-node
-// thresholds derived from them (spec B.5), in normal and deviation mode.
+// Thresholds: normalisation of a pool's percent maps (Koordinator's `newThresholds`) and the
+// absolute per-node thresholds derived from them, in normal and deviation mode.
 #pragma once
 
 #include "args.hpp"
@@ -16,7 +16,7 @@ struct NormalisedThresholds {
     ResourceThresholds low, high, prod_low, prod_high;
 };
 
-// B.3 newThresholds: every name of the four maps (plus "memory") missing from `low` gets
+// koord's `newThresholds`: every name of the four maps (plus "memory") missing from `low` gets
 // low = high = 100 (0 in deviation mode), and independently for prodLow/prodHigh.
 // [quirk] this overwrites a user-given high (prodHigh) threshold whose low (prodLow) is missing.
 NormalisedThresholds normalise_thresholds(bool deviation, const ResourceThresholds& low, const ResourceThresholds& high,
@@ -32,8 +32,9 @@ struct SlotPercents {
 };
 SlotPercents slot_percents(const NormalisedThresholds& t, const ResourceSlots& slots);
 
-// B.5 int64(pct × 0.01 × capacity) with capacity in milli-cores for cpu and whole units (rounded
-// up) otherwise, truncated toward zero; returned in milli-units. Saturates instead of overflowing.
+// As koord: int64(pct × 0.01 × capacity) with capacity in milli-cores for cpu and whole units
+// (rounded up) otherwise, truncated toward zero; returned in milli-units. Saturates instead of
+// overflowing.
 int64_t absolute_threshold(std::string_view resource, double pct, int64_t capacity_milli);
 
 // Fills kLow/kHigh/kProdLow/kProdHigh of every node of `state` from kAlloc (and, in deviation mode,

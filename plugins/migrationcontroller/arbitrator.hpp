@@ -1,6 +1,7 @@
-// The arbitrator (spec C.4): every interval, the PodMigrationJobs waiting for admission are sorted
-// (newest first, then by the pod order, Job-owned pods grouped, busiest Job first) and admitted one
-// by one, each seeing the ones admitted before it in its limits.
+// The arbitrator (as koord's MigrationController arbitrates): every interval, the PodMigrationJobs
+// waiting for admission are sorted (newest first, then by the pod order, Job-owned pods grouped,
+// busiest Job first) and admitted one by one, each seeing the ones admitted before it in its
+// limits.
 #pragma once
 
 #include "filters.hpp"

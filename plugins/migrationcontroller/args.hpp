@@ -1,5 +1,5 @@
-// MigrationControllerArgs (spec C.1), decoded strictly; every default is the member initialiser
-// or applied by `apply_defaults` where the anchor defaults conditionally.
+// MigrationControllerArgs (descheduler/v1alpha2), decoded strictly; every default is the member
+// initialiser or applied by `apply_defaults` where the anchor defaults conditionally.
 #pragma once
 
 #include <kdesched/decode.hpp>
@@ -25,7 +25,7 @@ struct FloatOrString {
 
 struct PriorityThreshold {
     std::optional<int32_t> value;
-    std::string name;  // accepted; the migration filter reads only `value` (spec F.6)
+    std::string name;  // accepted; the migration filter reads only `value` (docs/compatibility.md)
     template <class V>
     void fields(V& v) {
         v("value", value);
@@ -130,7 +130,7 @@ struct MigrationControllerArgs {
         v("arbitrationArgs", arbitrationArgs);
     }
 
-    // objectLimiters defaults to {workload: {duration: 5m}} only when the map is empty (spec C.1).
+    // objectLimiters defaults to {workload: {duration: 5m}} only when the map is empty (as koord).
     void apply_defaults();
     // Every problem with its field path.
     void validate(kd::Errors& errs, const std::string& path) const;

@@ -37,7 +37,8 @@ MigrationFilters::MigrationFilters(const MigrationControllerArgs& args)
       use_label_selector_(args.labelSelector && !args.skips("LabelSelector")),
       use_priority_(args.priorityThreshold && args.priorityThreshold->value && !args.skips("PriorityThreshold")) {}
 
-// koord EvictorFilter (D.1): every failure is collected in the anchor; the first one is the reason here.
+// koord EvictorFilter (pkg/descheduler/evictions): every failure is collected in the anchor; the
+// first one is the reason here.
 kd::Verdict MigrationFilters::evictor_filter(const kd::Pod& pod) const {
     for (auto o : pod.owners())
         if (o.kind() == "DaemonSet") return kd::Verdict::reject(reason::kDaemonSet);
@@ -126,7 +127,7 @@ kd::Verdict MigrationFilters::workload_limits(const kd::Snapshot& snap, const kd
     size_t migrating = 0, unavailable = 0;
     for (auto other : workload->pods()) {
         if (other.uid() == pod.uid()) {
-            unavailable += !pod_available(other);  // the pod itself counts when unavailable (C.3)
+            unavailable += !pod_available(other);  // koord counts the pod itself when unavailable
             continue;
         }
         bool is_migrating = false;

@@ -1,7 +1,7 @@
-// Which pods the MigrationController lets migrate (spec C.3 with D.1): the non-retryable filter
-// (namespaces, eviction cost, koord EvictorFilter, expected replicas), the retryable one (the
-// migrating limits, counted over the PodMigrationJobs), and the scheduler-name check of
-// ReservationFirst. Each rejection carries a reason code shown by `--explain`.
+// Which pods the MigrationController lets migrate (as koord's MigrationController `Filter`): the
+// non-retryable filter (namespaces, eviction cost, koord EvictorFilter, expected replicas), the
+// retryable one (the migrating limits, counted over the PodMigrationJobs), and the scheduler-name
+// check of ReservationFirst. Each rejection carries a reason code shown by `--explain`.
 #pragma once
 
 #include "args.hpp"
@@ -44,11 +44,13 @@ class MigrationFilters {
 public:
     explicit MigrationFilters(const MigrationControllerArgs& args);
 
-    // Namespaces, eviction cost, EvictorFilter (D.1), expected replicas; the evict annotation passes.
+    // Namespaces, eviction cost, EvictorFilter (pkg/descheduler/evictions), expected replicas; the
+    // evict annotation passes.
     kd::Verdict non_retryable(const kd::Snapshot& snap, const kd::Pod& pod) const;
     // The migrating limits; `arbitrating`: Pending jobs count only once they passed arbitration.
     kd::Verdict retryable(const kd::Snapshot& snap, const kd::Pod& pod, const Migrations& jobs, bool arbitrating) const;
-    // What LowNodeLoad sees (C.3 "Framework Filter"): no active job, scheduler name, both filters.
+    // What LowNodeLoad sees (koord's MigrationController `Filter`): no active job, scheduler name,
+    // both filters.
     kd::Verdict framework_filter(const kd::Snapshot& snap, const kd::Pod& pod, const Migrations& jobs) const;
 
 private:
@@ -57,7 +59,7 @@ private:
                                 bool arbitrating) const;
 
     const MigrationControllerArgs& args_;
-    // The EvictorFilter switches after skipEvictionGates (C.3).
+    // The EvictorFilter switches after skipEvictionGates (as koord builds its filters).
     bool local_storage_, system_critical_, ignore_pvc_, failed_bare_, all_bare_;
     bool use_label_selector_, use_priority_;
 };

@@ -149,7 +149,8 @@ std::optional<int64_t> Job::ttl_ms() const {
 
 void Job::set_reservation_ref(std::string_view name, std::string_view uid) {
     rapidjson::Value& ref = object_at({"spec", "reservationOptions", "reservationRef"});
-    // The anchor writes the version alone as apiVersion (spec C.6 8a).
+    // The anchor writes the version alone as apiVersion (koord's `Reconcile` after
+    // `createReservation`; docs/compatibility.md).
     set(ref, "apiVersion", "v1alpha1");
     set(ref, "kind", "Reservation");
     set(ref, "name", name);

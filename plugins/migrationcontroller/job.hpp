@@ -38,7 +38,7 @@ class Job {
 public:
     // Parses one object of a list_objects("PodMigrationJob") array; throws std::runtime_error.
     explicit Job(const rapidjson::Value& object);
-    // A new Pending job (C.2) for the pod; `delete_options` JSON text or "".
+    // A new Pending job for the pod, as koord's `Evict` creates it; `delete_options` JSON or "".
     static Job create(std::string name, std::string_view pod_ns, std::string_view pod_name, std::string_view pod_uid,
                       std::string_view mode, int64_t ttl_ms, std::string_view delete_options,
                       std::vector<std::pair<std::string, std::string>> annotations);

@@ -1,6 +1,6 @@
-// MigrationController (spec C): the evict plugin that turns an eviction into a PodMigrationJob, the
-// filter LowNodeLoad consults, and the controller — arbitration, reconcile, scavenger — run by the
-// host's periodic hook.
+// MigrationController (Koordinator's pkg/descheduler/controllers/migration): the evict plugin that
+// turns an eviction into a PodMigrationJob, the filter LowNodeLoad consults, and the controller —
+// arbitration, reconcile, scavenger — run by the host's periodic hook.
 #pragma once
 
 #include "arbitrator.hpp"

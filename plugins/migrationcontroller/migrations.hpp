@@ -1,4 +1,4 @@
-// The PodMigrationJobs known in one hook call, indexed the way the filters count them (spec C.3):
+// The PodMigrationJobs known in one hook call, indexed the way koord's filters count them:
 // by pod UID and by pod namespace/name.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Object limiters (spec C.7): per workload (controller UID) and per namespace, at most
-// `maxMigrating` migrations per `duration`, as token buckets fed when a job evicts its pod.
+// Object limiters (koord's `objectLimiters`): per workload (controller UID) and per namespace, at
+// most `maxMigrating` migrations per `duration`, as token buckets fed when a job evicts its pod.
 #pragma once
 
 #include "args.hpp"
@@ -18,7 +18,8 @@ public:
     explicit ObjectLimiters(const MigrationControllerArgs& args);
 
     // A pod of this workload/namespace was evicted: take a token from each limiter, in key order,
-    // stopping at the first whose budget computes to 0 (the anchor's early return, spec C.7).
+    // stopping at the first whose budget computes to 0 (the anchor's early return; see
+    // docs/compatibility.md).
     void track(const kd::Snapshot& snap, const kd::Pod& pod, int64_t now_ms);
     // True when a limiter of the pod has less than one token left.
     bool exceeded(const kd::Pod& pod, int64_t now_ms);

@@ -37,7 +37,7 @@ std::string soft_eviction_json(int64_t now_ms, const std::string& delete_options
 std::string PodEvictor::evict(kd::Cycle& cycle, const kd::Pod& pod, const Job& job) {
     if (!bucket_.take(cycle.now_ms())) return "TooManyEvictions";
     std::string policy = args_.evictionPolicy;
-    // The pod's label wins, then the job's (C.9).
+    // The pod's label wins, then the job's (koordinator.sh/evict-policy, as in koord).
     if (auto label = pod.labels().get(kEvictPolicyLabel))
         policy = std::string(*label);
     else if (!job.label(kEvictPolicyLabel).empty())

@@ -1,6 +1,6 @@
-// Eviction execution (spec C.10): the evictQPS/evictBurst bucket and the three policies —
-// Eviction (policy/v1), Delete, SoftEviction (annotate; something else deletes the pod) — with
-// the descheduler_pods_evicted metric and the pod's `Descheduled` event.
+// Eviction execution (koord's evictor interpreter): the evictQPS/evictBurst bucket and the three
+// policies — Eviction (policy/v1), Delete, SoftEviction (annotate; something else deletes the
+// pod) — with the descheduler_pods_evicted metric and the pod's `Descheduled` event.
 #pragma once
 
 #include "args.hpp"
@@ -23,7 +23,7 @@ public:
     // when the bucket is empty, or the cluster's answer).
     std::string evict(kd::Cycle& cycle, const kd::Pod& pod, const Job& job);
 
-    // The reason shown for a job: evict-reason, else evict-trigger, else "NotSet" (C.9).
+    // The reason shown for a job: evict-reason, else evict-trigger, else "NotSet" (as koord).
     static std::string reason_of(const Job& job);
 
 private:

@@ -1,6 +1,6 @@
-// The PodMigrationJob state machine (spec C.6): Pending → Running → Succeeded / Failed, in
-// EvictDirectly or ReservationFirst mode, and the scavenger (C.6.2). One call advances one job
-// as far as the cluster allows; the caller writes the job back when it changed.
+// The PodMigrationJob state machine (koord's MigrationController `Reconcile`): Pending → Running →
+// Succeeded / Failed, in EvictDirectly or ReservationFirst mode, and the scavenger. One call
+// advances one job as far as the cluster allows; the caller writes the job back when it changed.
 #pragma once
 
 #include "args.hpp"
@@ -38,7 +38,7 @@ public:
     // Returns true when the job changed (write it back).
     bool expire(kd::Cycle& cycle, Job& job);
 
-    // C.6.2: every job older than ttl + 5m (30m without a ttl) is deleted, its Reservation first.
+    // Scavenger: every job older than ttl + 5m (30m without a ttl) is deleted, Reservation first.
     void scavenge(kd::Cycle& cycle, const std::vector<Job>& jobs);
 
 private:
@@ -51,9 +51,11 @@ private:
     bool reservation_scheduled(Step& s);
     void pending_pod_scheduled(Step& s);
     bool bound_pod_ready(Step& s, std::string& bound_text);  // bound_text: "Pod \"ns/name\""
-    // C.6 step 4: true when the TTL has passed (the job is then failed, or `out.error` is set).
+    // koord's `Reconcile` timeout check: true when the TTL has passed (the job is then failed, or
+    // `out.error` is set).
     bool timed_out(Step& s);
-    // C.6.1: true when the pod is gone (Eviction condition True); otherwise `out` says what next.
+    // koord's `evictPod`: true when the pod is gone (Eviction condition True); otherwise `out` says
+    // what next.
     bool evict_pod(Step& s, ReconcileOutcome& out);
     void fail(Step& s, std::string_view reason, const std::string& message);
     void succeed(Step& s, const std::string& message);

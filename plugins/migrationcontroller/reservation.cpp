@@ -47,7 +47,7 @@ rapidjson::Value requirements(const kd::StructRange<kd::SelectorRequirement, kd_
 }
 
 // The pod's required node affinity with `metadata.name NotIn [node]` added to every term, so the
-// Reservation lands elsewhere (C.8); one such term when the pod has none.
+// Reservation lands elsewhere (koord's `createReservation`); one such term when the pod has none.
 rapidjson::Value node_affinity(const kd::Pod& pod, Alloc& a) {
     rapidjson::Value terms(rapidjson::kArrayType);
     auto not_here = [&] { return requirement("metadata.name", "NotIn", {pod.node_name()}, a); };

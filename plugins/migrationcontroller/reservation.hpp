@@ -1,5 +1,5 @@
 // The Reservation (scheduling.koordinator.sh/v1alpha1) of the ReservationFirst workflow: built
-// from the pod (spec C.8) and read back for its scheduling status.
+// from the pod (as koord's `createReservation` does) and read back for its scheduling status.
 #pragma once
 
 #include "job.hpp"
@@ -18,10 +18,10 @@ namespace kd::plugins::migrationcontroller {
 
 inline constexpr std::string_view kReservationOrderLabel = "scheduling.koordinator.sh/reservation-order";
 
-// The Reservation's JSON for the job's pod (C.8): the job's reservationOptions.template as base,
-// metadata.name = the job's UID, the pod's scheduling-relevant metadata and spec as the template
-// (its effective requests in one container), owners, allocateOnce, ttl and the anti-affinity to
-// the pod's current node.
+// The Reservation's JSON for the job's pod (koord's `createReservation`): the job's
+// reservationOptions.template as base, metadata.name = the job's UID, the pod's
+// scheduling-relevant metadata and spec as the template (its effective requests in one
+// container), owners, allocateOnce, ttl and the anti-affinity to the pod's current node.
 struct BuiltReservation {
     std::string name, json;
 };

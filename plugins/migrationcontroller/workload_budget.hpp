@@ -1,4 +1,5 @@
-// GetMaxUnavailable / GetMaxMigrating (spec C.5; the two are identical in the anchor).
+// GetMaxUnavailable / GetMaxMigrating (Koordinator's pkg/descheduler/controllers/migration/util;
+// the two are identical in the anchor).
 #pragma once
 
 #include <kdesched/decode.hpp>

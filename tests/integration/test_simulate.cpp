@@ -64,7 +64,8 @@ TEST_CASE("3 cycles on the hotspot example: the api pod leaves node-1 for node-2
 }
 
 TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", "[simulate]") {
-    // consecutiveAbnormalities 5, counted strictly greater (spec B.7): 6 overloaded cycles.
+    // consecutiveAbnormalities 5, counted strictly greater (koord's `filterRealAbnormalNodes`): 6
+    // overloaded cycles.
     auto doc = simulate_json("--cycles 8");  // embedded default profile on the embedded hotspot example
     const auto& cycles = doc["cycles"];
     for (unsigned c = 0; c < 5; ++c) CHECK(cycles[c]["evictions"].Size() == 0);
@@ -214,8 +215,9 @@ TEST_CASE("LowNodeLoad + MigrationController on the hotspot example: Reservation
 }
 
 TEST_CASE("migrations never take a workload past its unavailability budget", "[simulate][migration]") {
-    // web: 8 replicas, budget 2 (spec C.5), one replica not Ready: one migration at a time. Nothing
-    // else holds LowNodeLoad back (no per-node limit, no object limiter, thresholds far below load).
+    // web: 8 replicas, budget 2 (GetMaxUnavailable), one replica not Ready: one migration at a
+    // time. Nothing else holds LowNodeLoad back (no per-node limit, no object limiter, thresholds
+    // far below load).
     auto doc =
         simulate_json("--cycles 4 --explain --config " + quote(kData + "/simulate/hotspot-migration-budget.yaml") +
                       " --cluster " + quote(std::string(KDESCHED_TEST_CLUSTERS) + "/hotspot-web-unready.json"));

@@ -551,6 +551,18 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
             self.wfile.write(b"\r\n")
 
+    def write_events(self, lines):
+        """Events in chunks of at most ~32 KB, whole events each, as a server flushing per event sends them."""
+        group, size = [], 0
+        for line in lines:
+            group.append(line)
+            size += len(line)
+            if size >= 32768:
+                self.write_chunk(b"".join(group))
+                group, size = [], 0
+        if group:
+            self.write_chunk(b"".join(group))
+
     def abort(self):
         """Closes the connection without ending the body: a dropped connection mid-stream."""
         self.wfile.flush()
@@ -626,8 +638,7 @@ class Handler(BaseHTTPRequestHandler):
                     pending = pending[len(keep):]
                     time.sleep(action.get("seconds", 5))
                     kind = None
-                if pending:
-                    self.write_chunk(b"".join(pending))
+                self.write_events(pending)
                 sent += len(pending)
                 pending = []
             now = time.time()

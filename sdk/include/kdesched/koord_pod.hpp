@@ -1,5 +1,5 @@
-// Koordinator's view of a pod (spec B.11): priority class and QoS, the cost annotations (C.9),
-// and the pod order both LowNodeLoad (B.8) and the migration arbitrator (C.4) sort by.
+// Koordinator's view of a pod (its apis/extension): priority class and QoS, the cost annotations,
+// and the pod order both LowNodeLoad (loadaware) and the migration arbitrator sort by.
 #pragma once
 
 #include <kdesched/view.hpp>
@@ -83,7 +83,7 @@ inline PriorityClass priority_class(const kd::Pod& pod) {
     return PriorityClass::none;
 }
 
-// Sort ranks (B.8): free 1 < batch 2 < mid 3 < prod 4 < none 5.
+// Sort ranks (loadaware's pod order): free 1 < batch 2 < mid 3 < prod 4 < none 5.
 inline int priority_class_rank(PriorityClass c) {
     switch (c) {
         case PriorityClass::free:
@@ -142,7 +142,7 @@ inline int32_t cost_annotation(const kd::Pod& pod, std::string_view key) {
     return static_cast<int32_t>(v);
 }
 
-// The keys of the pod order (B.8) without the usage step, computed once per pod.
+// The keys of the (loadaware) pod order without the usage step, computed once per pod.
 struct PodRank {
     int class_rank = 5;
     int32_t priority = 0;
@@ -163,7 +163,8 @@ inline PodRank pod_rank(const kd::Pod& pod) {
             pod.creation_ms()};
 }
 
-// B.8 steps 1–6 and 8 (what the arbitrator sorts by): <0 when `a` goes first, >0 when `b` does.
+// The pod order minus its usage step (what the arbitrator sorts by): <0 when `a` goes first, >0
+// when `b` does.
 inline int compare_without_usage(const PodRank& a, const PodRank& b) {
     auto asc = [](auto x, auto y) { return x < y ? -1 : y < x ? 1 : 0; };
     if (int c = asc(a.class_rank, b.class_rank)) return c;

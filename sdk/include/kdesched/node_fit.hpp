@@ -1,5 +1,6 @@
-// NodeFit (spec D.3): would a pod fit another node? Taints, nodeSelector, required node
-// affinity, `spec.unschedulable` and requested resources against what is left on the node.
+// NodeFit (Koordinator's pkg/descheduler/node): would a pod fit another node? Taints,
+// nodeSelector, required node affinity, `spec.unschedulable` and requested resources against what
+// is left on the node.
 //
 //     kd::NodeRequestTotals totals(cycle.snapshot());       // one per snapshot; sums lazily
 //     if (!kd::pod_fits_any_other_node(cycle.snapshot(), pod, totals)) …
@@ -225,7 +226,8 @@ public:
         return true;
     }
 
-    // The first D.3 check the pod fails on the node (unschedulable, taints, selector/affinity, resources), or none.
+    // The first NodeFit check the pod fails on the node (unschedulable, taints, selector/affinity,
+    // resources), or none.
     NodeFitFailure check(const Pod& pod, const Node& node) {
         if (node.unschedulable()) return NodeFitFailure::unschedulable;
         if (!pod_tolerates_node_taints(pod, node)) return NodeFitFailure::taints;
@@ -234,7 +236,7 @@ public:
         return NodeFitFailure::none;
     }
 
-    // True when the pod fits the node (D.3).
+    // True when the pod fits the node (passes every NodeFit check).
     bool fits(const Pod& pod, const Node& node) { return check(pod, node) == NodeFitFailure::none; }
 
 private:

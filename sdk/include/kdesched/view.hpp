@@ -117,7 +117,7 @@ public:
         return std::nullopt;
     }
     int64_t milli(std::string_view name) const { return find(name).value_or(0); }
-    // CPU in milli-cores, everything else in whole units (the spec's arithmetic).
+    // CPU in milli-cores, everything else in whole units (the arithmetic of koord's loadaware).
     int64_t natural(std::string_view name) const { return natural_units(name, milli(name)); }
     size_t size() const { return l_.count; }
     std::string_view name(size_t i) const { return sv(l_.items[i].name); }

@@ -1,4 +1,4 @@
-// Spec A.2: every top-level default, and how set values are taken over.
+// DeschedulerConfiguration v1alpha2: every top-level default, and how set values are taken over.
 #include "support.hpp"
 
 using namespace kd::core;

@@ -1,5 +1,5 @@
-// Spec A.3: the merge of a profile's plugin set with the default set, table-driven, then the
-// same rule seen through a whole profile.
+// koord's v1alpha2 plugin-set merge: a profile's plugin set with the default set, table-driven,
+// then the same rule seen through a whole profile.
 #include "config/merge_plugin_sets.hpp"
 
 #include "support.hpp"

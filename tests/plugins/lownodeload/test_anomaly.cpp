@@ -1,5 +1,5 @@
-// The anomaly detector (B.7): its state machine, the detector cache TTL, and the gating of
-// overloaded nodes across cycles through the plugin.
+// The anomaly detector (koord's `BasicDetector`): its state machine, the detector cache TTL, and
+// the gating of overloaded nodes across cycles through the plugin.
 #include "anomaly.hpp"
 #include "test_util.hpp"
 

@@ -1,5 +1,6 @@
 // LowNodeLoadArgs: decoding, defaults (with the anomalyCondition quirk), pool inheritance and
-// conversion, validation messages with field paths, and the detectorCacheTimeout adjustment (A.2).
+// conversion, validation messages with field paths, and koord's start-up detectorCacheTimeout
+// adjustment.
 #include "args.hpp"
 #include "pools.hpp"
 #include "test_util.hpp"
@@ -259,7 +260,7 @@ TEST_CASE("args: creation through the C descriptor reports the field path", "[ar
     CHECK(create_error(kArgs).empty());
 }
 
-TEST_CASE("args: detectorCacheTimeout is raised to the descheduling interval (A.2) [quirk]", "[args]") {
+TEST_CASE("args: detectorCacheTimeout is raised to the descheduling interval [quirk]", "[args]") {
     CHECK(make_plugin("{}", 0).node_detectors().ttl_ms() == 5 * kMinute);
     CHECK(make_plugin("{}", 10 * kSecond).node_detectors().ttl_ms() == 5 * kMinute);
     CHECK(make_plugin("{}", 10 * kMinute).node_detectors().ttl_ms() == 10 * kMinute);

@@ -1,5 +1,6 @@
-// Balance end to end (B.2): pools and their selectors, numberOfNodes, paused, namespaces,
-// podSelectors, metric expiration, raw allocatable, deviation mode, logs.
+// Balance end to end (koord's `processOneNodePool` per pool): pools and their selectors,
+// numberOfNodes, paused, namespaces, podSelectors, metric expiration, raw allocatable, deviation
+// mode, logs.
 #include "test_util.hpp"
 
 #include <catch2/catch.hpp>

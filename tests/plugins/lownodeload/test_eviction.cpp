@@ -1,5 +1,6 @@
-// The eviction phase (B.9, B.10): capacity accounting, fitCheck and its tentative reservation,
-// the continue condition, reasons, plugin and framework dry run, filters and eviction limits.
+// The eviction phase (koord's `balancePods`/`evictPods`): capacity accounting, fitCheck and its
+// tentative reservation, the continue condition, reasons, plugin and framework dry run, filters
+// and eviction limits.
 #include "capacity.hpp"
 #include "test_util.hpp"
 

@@ -22,7 +22,7 @@ std::string args_with_picker() {
 
 // n1 (10 cpu, high 70 %): a 3 cpu, b 2, c 2, d 1 and `system` cpu of its own; n2 (40 cpu) is
 // empty, with room for all of them. The built-in order puts first the pod whose usage is closest
-// above the node's excess over 7 cpu (B.8), ties in snapshot order.
+// above the node's excess over 7 cpu (the loadaware pod order), ties in snapshot order.
 Cluster hot_node(const std::string& system = "0") {
     Cluster c;
     c.node("n1");

@@ -1,4 +1,5 @@
-// Scoring and sorting (B.8) and the Koordinator pod classes (B.11).
+// Scoring and sorting (koord's `ResourceUsageScorer`, pod order) and the Koordinator pod classes
+// (apis/extension).
 #include "pod_class.hpp"
 #include "scoring.hpp"
 #include "test_util.hpp"
@@ -138,7 +139,7 @@ TEST_CASE("sorting: one comparator at a time, each after ties on the previous on
     }
 }
 
-TEST_CASE("pod class: Koordinator priority class and QoS (B.11)", "[scoring]") {
+TEST_CASE("pod class: Koordinator priority class and QoS", "[scoring]") {
     struct Case {
         const char* name;
         std::function<void(PodSpec&)> setup;

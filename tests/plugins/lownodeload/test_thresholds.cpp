@@ -1,4 +1,4 @@
-// Thresholds (B.3, B.5), node usage (B.4) and classification (B.6).
+// Thresholds (koord's `newThresholds`, absolute values), node usage and classification.
 #include "classify.hpp"
 #include "node_usage.hpp"
 #include "pools.hpp"

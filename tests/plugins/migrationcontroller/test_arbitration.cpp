@@ -1,6 +1,7 @@
-// The arbitrator (spec C.4): each step of the sort chain through arbitration_order, and through the
-// periodic hook: sequential admission, the passed-arbitration annotation, ForbiddenMigratePod,
-// missing pods, other instances' jobs, the interval, and arbitrationArgs.enabled false.
+// The arbitrator (koord's MigrationController arbitration): each step of the sort chain through
+// arbitration_order, and through the periodic hook: sequential admission, the passed-arbitration
+// annotation, ForbiddenMigratePod, missing pods, other instances' jobs, the interval, and
+// arbitrationArgs.enabled false.
 #include "arbitrator.hpp"
 #include "test_util.hpp"
 

@@ -1,5 +1,5 @@
-// MigrationControllerArgs (spec C.1): defaults, evictQPS as number or string, objectLimiters'
-// conditional default, and every validation error with its field path.
+// MigrationControllerArgs (descheduler/v1alpha2): defaults, evictQPS as number or string,
+// objectLimiters' conditional default, and every validation error with its field path.
 #include "test_util.hpp"
 
 #include <algorithm>

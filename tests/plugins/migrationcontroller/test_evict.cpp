@@ -1,4 +1,4 @@
-// The evict hook (spec C.2): one PodMigrationJob per accepted request, exactly as the anchor
+// The evict hook (koord's `Evict`): one PodMigrationJob per accepted request, exactly as the anchor
 // creates it; dry run; filtered pods; a job counts before the cluster shows it.
 #include "filters.hpp"
 #include "test_util.hpp"
@@ -25,7 +25,7 @@ struct EvictCase {
 
 }  // namespace
 
-TEST_CASE("evict: creates one PodMigrationJob as C.2", "[evict]") {
+TEST_CASE("evict: creates one PodMigrationJob as koord's Evict does", "[evict]") {
     struct Case {
         const char* name;
         std::string args;

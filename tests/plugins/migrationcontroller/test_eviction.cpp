@@ -1,5 +1,5 @@
-// Eviction execution (spec C.10 and C.6.1): each policy and the per-pod label, the metric and
-// events, failures, the evictQPS/evictBurst bucket, and the object limiters (C.7).
+// Eviction execution (koord's evictor interpreter and `evictPod`): each policy and the per-pod
+// label, the metric and events, failures, the evictQPS/evictBurst bucket, and the object limiters.
 #include "pod_evictor.hpp"
 #include "test_util.hpp"
 
@@ -270,8 +270,8 @@ TEST_CASE("eviction: object limiters", "[eviction]") {
          R"({"evictBurst": 5, "objectLimiters": {"namespace": {"duration": "1m", "maxMigrating": 1}}})",
          {direct("w1").json(), direct("o1").json()},
          {"default/w1"}},
-        // C.7 quirk: a limiter whose budget is 0 stops the feeding, and "namespace" sorts before
-        // "workload", so the workload limiter is never fed here.
+        // Object-limiter quirk: a limiter whose budget is 0 stops the feeding, and "namespace"
+        // sorts before "workload", so the workload limiter is never fed here.
         {"a namespace limiter without maxMigrating starves the workload limiter",
          R"({"evictBurst": 5, "objectLimiters": {"namespace": {"duration": "1m"}, "workload": {"duration": "5m"}}})",
          {direct("w1").json(), direct("w2").json()},

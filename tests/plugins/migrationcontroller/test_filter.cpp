@@ -1,7 +1,7 @@
-// The framework Filter LowNodeLoad consults (spec C.3 with D.1), through the plugin's filter hook:
-// existing jobs, scheduler names, the non-retryable filter (namespaces, eviction cost, the koord
-// EvictorFilter, expected replicas), the retryable migrating limits, the evict annotation and
-// skipEvictionGates; and PreEvictionFilter (nodeFit).
+// The framework Filter LowNodeLoad consults (koord's MigrationController `Filter`), through the
+// plugin's filter hook: existing jobs, scheduler names, the non-retryable filter (namespaces,
+// eviction cost, the koord EvictorFilter, expected replicas), the retryable migrating limits, the
+// evict annotation and skipEvictionGates; and PreEvictionFilter (nodeFit).
 #include "filters.hpp"
 #include "test_util.hpp"
 
@@ -153,7 +153,7 @@ TEST_CASE("filter: non-retryable — namespaces and eviction cost", "[filter]") 
     });
 }
 
-TEST_CASE("filter: non-retryable — koord EvictorFilter (D.1)", "[filter]") {
+TEST_CASE("filter: non-retryable — koord EvictorFilter", "[filter]") {
     auto bare = [](kd_pod_phase phase) {
         return [phase](SnapshotBuilder&, PodSpec& p) {
             p.owners.clear();
@@ -492,7 +492,7 @@ TEST_CASE("filter: retryable — per-workload migrating and unavailable", "[filt
          {running("default", "direct")},
          true,
          ""},
-        // C.3: unavailable = the workload pods not active and Ready, the pod itself included.
+        // Workload filter: unavailable = the workload pods not active and Ready, the pod included.
         {"the pod itself unready",
          unav1,
          [](SnapshotBuilder& b, PodSpec& p) {

@@ -1,7 +1,7 @@
-// The PodMigrationJob state machine (spec C.6) through the periodic hook, with the snapshot time as
-// the clock and the listed objects as the cluster: Pending → Running with the Reservation (C.8),
-// every abort reason, the requeues, the whole ReservationFirst and EvictDirectly workflows, paused
-// jobs, and the scavenger (C.6.2).
+// The PodMigrationJob state machine (koord's `Reconcile`) through the periodic hook, with the
+// snapshot time as the clock and the listed objects as the cluster: Pending → Running with the
+// Reservation (koord's `createReservation`), every abort reason, the requeues, the whole
+// ReservationFirst and EvictDirectly workflows, paused jobs, and the scavenger.
 #include "test_util.hpp"
 
 #include <functional>
@@ -51,7 +51,7 @@ JobJson running_with_reservation(const std::string& pod = "p") {
 
 }  // namespace
 
-TEST_CASE("reconcile: Pending → Running creates the Reservation (C.8)", "[reconcile]") {
+TEST_CASE("reconcile: Pending → Running creates the Reservation", "[reconcile]") {
     World w;
     CHECK(w.tick(kT0, {JobJson("default", "p").json()}) == kT0);  // it wrote: again at once
 
@@ -102,7 +102,7 @@ TEST_CASE("reconcile: Pending → Running creates the Reservation (C.8)", "[reco
     CHECK(w.host.cluster_evictions().empty());
 }
 
-TEST_CASE("reconcile: the Reservation follows the pod and the job's template (C.8)", "[reconcile]") {
+TEST_CASE("reconcile: the Reservation follows the pod and the job's template", "[reconcile]") {
     const std::string terms =
         "/spec/template/spec/affinity/nodeAffinity/"
         "requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms";

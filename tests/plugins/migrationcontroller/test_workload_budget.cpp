@@ -1,4 +1,5 @@
-// GetMaxUnavailable / GetMaxMigrating (spec C.5) and the token bucket the limits are built on.
+// GetMaxUnavailable / GetMaxMigrating (Koordinator's pkg/descheduler/controllers/migration/util)
+// and the token bucket the limits are built on.
 #include "token_bucket.hpp"
 #include "workload_budget.hpp"
 

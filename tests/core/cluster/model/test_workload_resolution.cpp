@@ -1,4 +1,5 @@
-// kd_snapshot.pod_workload: Kubernetes' controller finder over the model (spec C.3).
+// kd_snapshot.pod_workload: Kubernetes' controller finder over the model (as koord's
+// controllerfinder).
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 

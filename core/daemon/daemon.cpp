@@ -1,0 +1,243 @@
+#include "daemon/daemon.hpp"
+
+#include "cluster/cluster_model.hpp"
+#include "cluster/rfc3339.hpp"
+#include "daemon/api_backend.hpp"
+#include "daemon/health_server.hpp"
+#include "daemon/metrics.hpp"
+#include "error.hpp"
+#include "kube/cluster_sync.hpp"
+#include "kube/event_recorder.hpp"
+#include "kube/leader_elector.hpp"
+#include "kube/model_feeder.hpp"
+#include "runtime/descheduler.hpp"
+#include "runtime/driver.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <pthread.h>
+#include <csignal>
+
+namespace kd::core::daemon {
+
+namespace {
+
+constexpr int kExitOk = 0, kExitRuntime = 3;
+
+// SIGTERM / SIGINT, received by a thread of their own (blocked everywhere else).
+class SignalWatcher {
+public:
+    explicit SignalWatcher(std::function<void(int)> on_signal) : on_signal_(std::move(on_signal)) {
+        sigemptyset(&set_);
+        sigaddset(&set_, SIGTERM);
+        sigaddset(&set_, SIGINT);
+        sigaddset(&set_, SIGUSR2);                   // our own wake-up for the shutdown of this thread
+        pthread_sigmask(SIG_BLOCK, &set_, nullptr);  // block_stop_signals() did so for earlier threads
+        thread_ = std::thread([this] {
+            for (;;) {
+                int sig = 0;
+                if (sigwait(&set_, &sig) != 0) continue;
+                if (sig == SIGUSR2 && done_) return;
+                if (sig != SIGUSR2) on_signal_(sig);
+            }
+        });
+    }
+    ~SignalWatcher() {
+        done_ = true;
+        pthread_kill(thread_.native_handle(), SIGUSR2);
+        thread_.join();
+    }
+
+private:
+    std::function<void(int)> on_signal_;
+    sigset_t set_{};
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+// Everything the control thread owns between hooks.
+struct Loop {
+    ClusterModel model;
+    kube::ModelFeeder feeder{model};
+    kube::ClusterSync& sync;
+    DaemonMetrics& metrics;
+    HealthState& health;
+    kube::LeaderElector* elector;  // null without leader election
+    std::atomic<bool> stop{false}, lost{false};
+    std::chrono::steady_clock::time_point refreshed{};
+
+    Loop(kube::ClusterSync& s, DaemonMetrics& m, HealthState& h, kube::LeaderElector* e)
+        : sync(s), metrics(m), health(h), elector(e) {}
+
+    // Applies what the watches delivered; refreshes gauges and readiness about once a second.
+    void drain() {
+        sync.apply(feeder);
+        for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
+        health.beat();
+        auto now = std::chrono::steady_clock::now();
+        if (now - refreshed < std::chrono::seconds(1)) return;
+        refreshed = now;
+        metrics.refresh(model, sync, feeder);
+        auto missing = sync.not_synced(feeder);
+        std::string text;
+        for (const auto& m : missing) text += (text.empty() ? "" : "; ") + m;
+        health.set_ready(text);
+        metrics.set_leader(elector ? elector->leading() : true);
+    }
+    bool leading() const { return !elector || elector->leading(); }
+};
+
+class WallClock : public Clock {
+public:
+    explicit WallClock(Loop& loop) : loop_(loop) {}
+    int64_t now_ms() override { return unix_ms_now(); }
+    bool wait_until(int64_t t_ms) override {
+        for (;;) {
+            loop_.drain();
+            if (loop_.stop) return false;
+            int64_t left = t_ms - now_ms();
+            if (left <= 0) return true;
+            loop_.sync.wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(std::min<int64_t>(left, 500)));
+        }
+    }
+
+private:
+    Loop& loop_;
+};
+
+class DaemonEnvironment : public DriverEnvironment {
+public:
+    explicit DaemonEnvironment(Loop& loop) : loop_(loop) {}
+    bool before(const DriverCall& call) override {
+        loop_.drain();
+        if (loop_.stop || !loop_.leading()) return false;
+        if (call.kind == DriverCall::cycle) started_ = std::chrono::steady_clock::now();
+        return true;
+    }
+    void after(const DriverCall& call, const std::optional<std::string>& error) override {
+        loop_.health.beat();
+        if (call.kind == DriverCall::cycle)
+            loop_.metrics.loop_duration(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+        // As Koordinator: a failing hook is logged and the loop goes on.
+        if (error)
+            spdlog::error("{} {}: {}", call.kind == DriverCall::cycle ? "cycle" : "tick after cycle", call.cycle_number,
+                          *error);
+    }
+
+private:
+    Loop& loop_;
+    std::chrono::steady_clock::time_point started_{};
+};
+
+// Waits for every kind's first sync; "" or what is still missing after the timeout.
+std::string wait_synced(Loop& loop, std::chrono::milliseconds timeout) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        loop.sync.apply(loop.feeder);
+        loop.health.beat();
+        auto missing = loop.sync.not_synced(loop.feeder);
+        if (missing.empty() || loop.stop) return "";
+        if (std::chrono::steady_clock::now() >= deadline) {
+            std::string text;
+            for (const auto& m : missing) text += "\n  " + m;
+            return text;
+        }
+        loop.sync.wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(200));
+    }
+}
+
+}  // namespace
+
+void block_stop_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGUSR2);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& catalog, kube::ApiClient& client,
+               const DaemonOptions& options) {
+    const auto& le = config.leaderElection;
+    DaemonMetrics metrics(le.resourceName);
+    client.set_observer([&metrics](const kube::RequestRecord& r) { metrics.api_request(r); });
+    HealthState health;
+    health.stuck_after = options.stuck_after;
+    health.beat();
+    HealthServer server(config.healthzBindAddress, config.metricsBindAddress, health, [&] { return metrics.text(); });
+    spdlog::info("serving /healthz and /readyz on {}, /metrics on {}", config.healthzBindAddress,
+                 config.metricsBindAddress);
+
+    kube::ClusterSync sync(client);
+    Loop loop(sync, metrics, health, nullptr);
+    std::unique_ptr<kube::LeaderElector> elector;  // after `loop`: its thread ends before `loop` goes
+    if (le.leaderElect) {
+        kube::LeaderElectionOptions lo;
+        lo.ns = le.resourceNamespace;
+        lo.name = le.resourceName;
+        lo.lease_duration = std::chrono::duration_cast<std::chrono::milliseconds>(le.leaseDuration.value);
+        lo.renew_deadline = std::chrono::duration_cast<std::chrono::milliseconds>(le.renewDeadline.value);
+        lo.retry_period = std::chrono::duration_cast<std::chrono::milliseconds>(le.retryPeriod.value);
+        elector = std::make_unique<kube::LeaderElector>(client, lo, [&loop] {
+            // Lost, not released: every write stops now; the process exits non-zero and restarts clean.
+            loop.lost = true;
+            loop.stop = true;
+        });
+        loop.elector = elector.get();
+    }
+    SignalWatcher signals([&loop](int sig) {
+        spdlog::info("{}: finishing the running hook, then stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+        loop.stop = true;
+    });
+
+    kube::EventRecorderOptions eo;
+    eo.instance = elector ? elector->identity() : kube::make_identity();
+    kube::EventRecorder events(client, eo);
+    ApiBackend backend(client, events);
+    backend.set_gate([&loop] { return loop.leading() && !loop.lost; }, "this replica does not hold the lease");
+    backend.set_dry_run(config.dryRun, [&metrics](std::string_view write) { metrics.dry_run_write(write); });
+    Descheduler descheduler(config, catalog, &backend, &metrics);
+
+    sync.start();
+    if (elector) elector->start();
+    if (std::string missing = wait_synced(loop, options.sync_timeout); !missing.empty()) {
+        spdlog::error("the cluster could not be read within {} s; still missing:{}",
+                      std::chrono::duration_cast<std::chrono::seconds>(options.sync_timeout).count(), missing);
+        sync.stop();
+        return kExitRuntime;
+    }
+    spdlog::info("cluster synced: {} nodes, {} pods", loop.model.node_count(), loop.model.pod_count());
+    if (elector && !elector->leading())
+        spdlog::info("standby: {} waits for the lease {}/{}", elector->identity(), le.resourceNamespace,
+                     le.resourceName);
+
+    WallClock clock(loop);
+    DaemonEnvironment environment(loop);
+    Driver driver(descheduler, loop.model, clock, environment);
+    DriverOptions run;
+    const int64_t interval_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(config.deschedulingInterval.value).count();
+    run.interval_ms = interval_ms;
+    if (interval_ms <= 0) {
+        // One cycle, then exit (as koord-descheduler with deschedulingInterval 0), once leading.
+        run.cycles = 1;
+        while (elector && !elector->leading() && !loop.stop) clock.wait_until(clock.now_ms() + 200);
+    }
+    int code = kExitOk;
+    try {
+        driver.run(run);
+    } catch (const std::exception& e) {
+        spdlog::critical("the control loop failed: {}", e.what());
+        code = kExitRuntime;
+    }
+    if (loop.lost) code = kExitRuntime;
+    events.flush();
+    if (elector) elector->release();  // hands the Lease back when still leading
+    sync.stop();
+    spdlog::info("stopped");
+    return code;
+}
+
+}  // namespace kd::core::daemon
