@@ -320,6 +320,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, {"major": "1", "minor": "32", "gitVersion": "v1.32.0-fake"})
             if self.user() is None:
                 raise ApiError(401, "Unauthorized", "Unauthorized")
+            if method == "GET" and self.discovery(path):
+                return
             action = self.state.fault_for(method, path, watch, query)
             if action and action.get("type") == "status":
                 code = action.get("code", 500)
@@ -333,6 +335,27 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         finally:
             entry["code"] = self.code
+
+    def discovery(self, path):
+        """/api/v1 and /apis/<group>/<version>: the APIResourceList of what this server serves there."""
+        parts = [p for p in path.split("/") if p]
+        if parts == ["api", "v1"]:
+            group, version = "", "v1"
+        elif len(parts) == 3 and parts[0] == "apis":
+            group, version = parts[1], parts[2]
+        else:
+            return False
+        found = [(gvr, spec) for gvr, spec in RESOURCES.items() if gvr[0] == group and gvr[1] == version]
+        if group == "policy" and version == "v1":
+            found.append((("policy", "v1", "pods/eviction"), ("Eviction", True, False)))
+        if not found or all((g, r) in self.state.not_served for (g, _, r), _ in found):
+            self.send_bytes(404, b"404 page not found", "text/plain")
+            return True
+        self.send_json(200, {"kind": "APIResourceList", "apiVersion": "v1",
+                             "groupVersion": group + "/" + version if group else version,
+                             "resources": [{"name": gvr[2], "namespaced": spec[1], "kind": spec[0]}
+                                           for gvr, spec in found]})
+        return True
 
     # --- the API --------------------------------------------------------------------------------
     def parse_path(self, path):

@@ -1,0 +1,245 @@
+// `kdesched run` end to end against the test API server, with a cluster actor playing koordlet,
+// koord-scheduler and the workload controllers: the hotspot migration (PodMigrationJob,
+// Reservation, Eviction API, replacement bound, Succeeded), a PodDisruptionBudget's 429, two
+// replicas on one lease, SIGTERM, and /healthz, /readyz, /metrics. Assertions are on what the
+// server received and stored.
+#include "daemon_harness.hpp"
+#include "run_command.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <regex>
+
+using kd_test::ClusterActor;
+using kd_test::DaemonFiles;
+using kd_test::DaemonProcess;
+using kd_test::FakeApiServer;
+using kd_test::str;
+
+namespace {
+
+FakeApiServer::Options with_tokens() {
+    return {{"--token", "a-token", "--token", "b-token"}, false};
+}
+
+// Requests the server received, optionally only one method and a path pattern.
+std::vector<const rapidjson::Value*> requests(const rapidjson::Document& all, const std::string& method,
+                                              const std::string& path_regex, const std::string& user = "") {
+    std::vector<const rapidjson::Value*> out;
+    std::regex re(path_regex);
+    for (const auto& r : all["requests"].GetArray())
+        if (str(r, {"method"}) == method && std::regex_search(str(r, {"path"}), re) &&
+            (user.empty() || str(r, {"user"}) == user))
+            out.push_back(&r);
+    return out;
+}
+
+bool any_job_in(ClusterActor& actor, const std::string& phase) {
+    auto jobs = actor.objects("PodMigrationJob");
+    for (const auto& j : jobs["items"].GetArray())
+        if (str(j, {"status", "phase"}) == phase) return true;
+    return false;
+}
+
+std::string lease_holder(FakeApiServer& server) {
+    rapidjson::Document d;
+    d.Parse(server.control("GET", "objects?kind=Lease").c_str());
+    for (const auto& l : d["items"].GetArray())
+        if (str(l, {"metadata", "name"}) == "koord-descheduler") return str(l, {"spec", "holderIdentity"});
+    return "<none>";
+}
+
+// The value of one sample of the Prometheus text exposition (-1 when absent).
+double sample(const std::string& text, const std::string& series) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("run: the hotspot pod migrates end to end through the API server", "[daemon]") {
+    FakeApiServer server(with_tokens());
+    ClusterActor actor(server);
+    actor.load_hotspot();
+    int port = kd_test::free_port();
+    DaemonFiles files(server.url(), "a-token", port);
+    DaemonProcess daemon(files, "a");
+
+    REQUIRE(actor.until([&] { return any_job_in(actor, "Succeeded"); }, 60));
+    auto all = server.requests();
+
+    // A PodMigrationJob created, its status written through the status subresource.
+    auto created = requests(all, "POST", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs$", "token:a…");
+    REQUIRE_FALSE(created.empty());
+    CHECK(str((*created.front())["body"], {"kind"}) == "PodMigrationJob");
+    CHECK_FALSE(
+        requests(all, "PUT", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/[^/]+/status$").empty());
+    // A Reservation first, then the eviction through the Eviction API (policy/v1).
+    auto reservations = requests(all, "POST", "^/apis/scheduling.koordinator.sh/v1alpha1/reservations$");
+    auto evictions = requests(all, "POST", "^/api/v1/namespaces/[^/]+/pods/[^/]+/eviction$");
+    REQUIRE_FALSE(reservations.empty());
+    REQUIRE_FALSE(evictions.empty());
+    CHECK(str((*evictions.front())["body"], {"apiVersion"}) == "policy/v1");
+    CHECK(str((*evictions.front())["body"], {"kind"}) == "Eviction");
+    CHECK((*reservations.front())["time"].GetDouble() < (*evictions.front())["time"].GetDouble());
+    // Events recorded (events.k8s.io/v1), about the job and the pod.
+    auto events = requests(all, "POST", "^/apis/events.k8s.io/v1/namespaces/[^/]+/events$");
+    REQUIRE_FALSE(events.empty());
+    bool descheduled = false;
+    for (auto* e : events) descheduled |= str((*e)["body"], {"reason"}) == "Descheduled";
+    CHECK(descheduled);
+    // The job that succeeded says so, and its pod left node-1.
+    auto jobs = actor.objects("PodMigrationJob");
+    std::string pod;
+    for (const auto& j : jobs["items"].GetArray())
+        if (str(j, {"status", "phase"}) == "Succeeded") pod = str(j, {"spec", "podRef", "name"});
+    REQUIRE_FALSE(pod.empty());
+    auto pods = actor.objects("Pod");
+    for (const auto& p : pods["items"].GetArray()) CHECK(str(p, {"metadata", "name"}) != pod);
+
+    // Health and metrics, scraped and matching what happened.
+    CHECK(kd_test::scrape(port, "/healthz") == std::make_pair(200, std::string("ok")));
+    CHECK(kd_test::scrape(port, "/readyz").first == 200);
+    auto [code, metrics] = kd_test::scrape(port, "/metrics");
+    REQUIRE(code == 200);
+    CHECK(sample(metrics, R"(leader_election_master_status{name="koord-descheduler"})") == 1);
+    double evicted = 0;
+    std::istringstream in(metrics);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("descheduler_pods_evicted_total{", 0) == 0 &&
+            line.find("result=\"success\"") != std::string::npos)
+            evicted += std::stod(line.substr(line.rfind(' ') + 1));
+    CHECK(evicted == double(evictions.size()));
+    CHECK(metrics.find("descheduler_pods_evicted{") != std::string::npos);  // the deprecated twin
+    CHECK(metrics.find("descheduler_loop_duration_seconds_count") != std::string::npos);
+    CHECK(metrics.find("descheduler_descheduler_loop_duration_seconds_count") != std::string::npos);
+    CHECK(metrics.find(
+              R"(descheduler_strategy_duration_seconds_count{profile="kdesched-default",strategy="LowNodeLoad"})") !=
+          std::string::npos);
+    CHECK(metrics.find(R"(kdesched_api_requests_total{code="201",resource="pods/eviction",verb="create"})") !=
+          std::string::npos);
+    // The gauges follow the model about once a second.
+    CHECK(actor.until(
+        [&] {
+            return sample(kd_test::scrape(port, "/metrics").second,
+                          R"(kdesched_pod_migration_jobs{phase="Succeeded"})") >= 1;
+        },
+        10));
+    CHECK(sample(metrics, R"(kdesched_model_objects{kind="Node"})") == 4);
+    CHECK(sample(metrics, "process_resident_memory_bytes") > 0);
+
+    // SIGTERM: the running hook finishes, the lease is handed back, exit 0.
+    auto t = std::chrono::steady_clock::now();
+    daemon.signal(SIGTERM);
+    CHECK(daemon.wait(15) == 0);
+    CHECK(std::chrono::steady_clock::now() - t < std::chrono::seconds(10));
+    CHECK(lease_holder(server).empty());
+}
+
+TEST_CASE("run: a PodDisruptionBudget's 429 refuses the eviction with the server's message", "[daemon]") {
+    FakeApiServer server(with_tokens());
+    ClusterActor actor(server);
+    actor.load_hotspot();
+    // Every pod of the shop is protected: the Eviction API answers 429.
+    auto pods = actor.objects("Pod");
+    std::string protected_pods = "[";
+    for (const auto& p : pods["items"].GetArray())
+        protected_pods += std::string(protected_pods.size() > 1 ? "," : "") + R"({"namespace":")" +
+                          str(p, {"metadata", "namespace"}) + R"(","name":")" + str(p, {"metadata", "name"}) + "\"}";
+    server.settings(R"({"pdb_protected":)" + protected_pods + "]}");
+    int port = kd_test::free_port();
+    DaemonFiles files(server.url(), "a-token", port);
+    DaemonProcess daemon(files, "a");
+
+    auto refused_event = [&] {
+        auto all = server.requests();
+        for (auto* e : requests(all, "POST", "^/apis/events.k8s.io/v1/namespaces/[^/]+/events$"))
+            if (str((*e)["body"], {"reason"}) == "Evicting" && str((*e)["body"], {"type"}) == "Warning" &&
+                str((*e)["body"], {"note"}).find("disruption budget") != std::string::npos)
+                return true;
+        return false;
+    };
+    REQUIRE(actor.until(refused_event, 60));
+    auto all = server.requests();
+    auto evictions = requests(all, "POST", "/eviction$");
+    REQUIRE_FALSE(evictions.empty());
+    for (auto* e : evictions) CHECK((*e)["code"].GetInt() == 429);
+    // Not retried by the client: each attempt is the job's own (one request per reconcile).
+    CHECK_FALSE(any_job_in(actor, "Succeeded"));
+    // The pods are all still there, and nothing counted them as evicted.
+    CHECK(actor.objects("Pod")["items"].Size() == pods["items"].Size());
+    auto metrics = kd_test::scrape(port, "/metrics").second;
+    CHECK(
+        metrics.find(
+            R"(descheduler_pods_evicted_total{namespace="shop",node="node-1",profile="kdesched-default",result="error")") !=
+        std::string::npos);
+    daemon.signal(SIGTERM);
+    CHECK(daemon.wait(15) == 0);
+}
+
+TEST_CASE("run: two replicas on one lease — one writes; SIGKILL hands over within the lease; SIGTERM at once",
+          "[daemon]") {
+    FakeApiServer server(with_tokens());
+    ClusterActor actor(server);
+    actor.load_hotspot();
+    int port_a = kd_test::free_port(), port_b = kd_test::free_port();
+    DaemonFiles files_a(server.url(), "a-token", port_a), files_b(server.url(), "b-token", port_b);
+    auto a = std::make_unique<DaemonProcess>(files_a, "a");
+    REQUIRE(actor.until([&] { return !lease_holder(server).empty() && lease_holder(server) != "<none>"; }, 20, false));
+    std::string holder_a = lease_holder(server);
+    DaemonProcess b(files_b, "b");
+
+    // A creates a migration; the scheduler holds its Reservation back for now.
+    REQUIRE(actor.until([&] { return actor.objects("PodMigrationJob")["items"].Size() > 0; }, 60, false));
+    std::string job = str(actor.objects("PodMigrationJob")["items"][0], {"metadata", "name"});
+    // B is warm (synced) but writes nothing while A leads.
+    REQUIRE(actor.until([&] { return kd_test::scrape(port_b, "/readyz").first == 200; }, 20, false));
+    auto before = server.requests();
+    for (const char* m : {"POST", "PUT", "PATCH", "DELETE"})
+        for (auto* r : requests(before, m, "^/api", "token:b…"))
+            CHECK(str(*r, {"path"}).find("/leases/") != std::string::npos);  // only lease attempts
+    CHECK(sample(kd_test::scrape(port_b, "/metrics").second,
+                 R"(leader_election_master_status{name="koord-descheduler"})") == 0);
+
+    // A dies without a word: B takes over once the lease runs out (3 s) and finishes A's job.
+    auto killed = std::chrono::steady_clock::now();
+    a->signal(SIGKILL);
+    REQUIRE(actor.until(
+        [&] {
+            auto h = lease_holder(server);
+            return !h.empty() && h != holder_a;
+        },
+        10, false));
+    CHECK(std::chrono::steady_clock::now() - killed < std::chrono::seconds(3 + 3));
+    REQUIRE(actor.until(
+        [&] {
+            auto jobs = actor.objects("PodMigrationJob");
+            for (const auto& j : jobs["items"].GetArray())
+                if (str(j, {"metadata", "name"}) == job && str(j, {"status", "phase"}) == "Succeeded") return true;
+            return false;
+        },
+        60));
+    auto after = server.requests();
+    CHECK_FALSE(requests(after, "PUT", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/" + job, "token:b…")
+                    .empty());
+
+    // SIGTERM hands the lease back at once.
+    b.signal(SIGTERM);
+    CHECK(b.wait(15) == 0);
+    CHECK(lease_holder(server).empty());
+}
+
+TEST_CASE("run: a server that cannot be reached is exit code 3 after the sync wait, a bad kubeconfig exit 1",
+          "[daemon]") {
+    int port = kd_test::free_port();
+    DaemonFiles files("http://127.0.0.1:" + std::to_string(kd_test::free_port()), "a-token", port);
+    std::ofstream(files.dir / "bad-kubeconfig") << "apiVersion: v1\nkind: Config\nclusters: 7\n";
+    auto r = run_bounded({KDESCHED_BINARY, "run", "--config", (files.dir / "profile.yaml").string(), "--kubeconfig",
+                          (files.dir / "bad-kubeconfig").string(), "--plugin-dir", KDESCHED_PLUGIN_DIR},
+                         20);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("bad-kubeconfig") != std::string::npos);
+}
