@@ -8,6 +8,8 @@
 #include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
+#include <cctype>
+
 namespace kd::core::daemon {
 
 namespace {
@@ -55,6 +57,12 @@ Target target_of(const rapidjson::Document& d) {
     else if (t.name.empty())
         t.problem = "metadata.name is missing";
     return t;
+}
+
+bool refused_by_budget(std::string_view message) {
+    std::string lower(message);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower.find("disruption budget") != std::string::npos;
 }
 
 }  // namespace
@@ -132,7 +140,9 @@ WriteResult ApiBackend::evict_pod(const kd_pod& pod, std::string_view, std::stri
         spdlog::info("evicting pod {}: it is already gone", pod_key(pod));
         return WriteResult::success();
     }
-    if (r.code == 429)  // a PodDisruptionBudget does not allow it now
+    // A PodDisruptionBudget does not allow it now (the server says so in its message); any other
+    // 429 is the server's own throttling, worth trying again later.
+    if (r.code == 429 && refused_by_budget(r.status.message))
         return WriteResult::failure(KD_WRITE_REFUSED, "evicting pod " + pod_key(pod) + ": " + r.describe());
     return write_result(r, "evicting pod " + pod_key(pod));
 }

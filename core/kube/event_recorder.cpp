@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace kd::core::kube {
@@ -98,6 +99,17 @@ bool EventRecorder::allowed(const EventRecord& e) {
     return true;
 }
 
+void EventRecorder::forget_stale(std::chrono::steady_clock::time_point now) {
+    if (series_.size() + buckets_.size() < kRemembered) return;
+    // Series past their window fold nothing any more; a bucket refilled to its burst is the same
+    // as no bucket. What is left after that stays bounded like client-go's LRU of 4096.
+    std::erase_if(series_, [&](const auto& s) { return now - s.second.last >= options_.series_window; });
+    auto full = options_.refill * options_.burst;
+    std::erase_if(buckets_, [&](const auto& b) { return now - b.second.last >= full; });
+    if (series_.size() >= kRemembered) series_.clear();
+    if (buckets_.size() >= kRemembered) buckets_.clear();
+}
+
 void EventRecorder::send(const EventRecord& e) {
     const std::string key = series_key(e);
     const auto now = std::chrono::steady_clock::now();
@@ -133,9 +145,16 @@ void EventRecorder::send(const EventRecord& e) {
         series_.erase(it);  // gone (a TTL) or refused: a new event below
     }
     if (!allowed(e)) return count(&EventCounters::throttled);
+    forget_stale(now);
 
     const std::string ns = event_namespace(e);
-    const std::string name = fmt::format("{}.{:x}", e.name, uint64_t(now_ms) * 1000000u);
+    // client-go names an Event "<object>.<UnixNano in hex>"; two within one nanosecond tick
+    // would collide, so the value only ever grows.
+    uint64_t nanos = uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+    last_name_nanos_ = std::max(nanos, last_name_nanos_ + 1);
+    const std::string name = fmt::format("{}.{:x}", e.name, last_name_nanos_);
     for (int pass = 0; pass < 2; ++pass) {
         json::TextWriter w;
         w.StartObject();

@@ -63,6 +63,9 @@ private:
     void run();
     void send(const EventRecord& e);
     bool allowed(const EventRecord& e);  // the per-object token bucket
+    // Keeps the series and buckets remembered bounded in a long-running daemon.
+    void forget_stale(std::chrono::steady_clock::time_point now);
+    static constexpr size_t kRemembered = 4096;
 
     ApiClient& client_;
     EventRecorderOptions options_;
@@ -75,6 +78,7 @@ private:
     std::map<std::string, Series> series_;   // by event identity
     std::map<std::string, Bucket> buckets_;  // by object
     bool core_v1_ = false;                   // events.k8s.io/v1 is not served
+    uint64_t last_name_nanos_ = 0;           // the last Event name's time, for unique names
     std::thread thread_;
 };
 

@@ -192,6 +192,7 @@ class State:
         self.graceful = False
         self.forbid = []
         self.not_served = set()
+        self.unserved_groups = set()  # whole API groups missing: "404 page not found", not a Status
         self.pdb_protected = set()
         self.faults = []
         self.faults_lock = threading.Lock()
@@ -243,6 +244,13 @@ class Handler(BaseHTTPRequestHandler):
     def body(self):
         n = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(n) if n else b""
+
+    def send_response(self, code, message=None):
+        # The recorded request gets its code before the client can read the answer: a test that
+        # reads /_test/requests right after its call sees it (not 0).
+        if getattr(self, "entry", None) is not None:
+            self.entry["code"] = code
+        super().send_response(code, message)
 
     def send_bytes(self, code, data, content_type="application/json", headers=None):
         self.send_response(code)
@@ -309,10 +317,11 @@ class Handler(BaseHTTPRequestHandler):
         path, query = url.path, parse_qs(url.query)
         body = self.body()
         self.code = 0
+        self.entry = None
         if path.startswith("/_test/"):
             return self.control(method, path, query, body)
         watch = query.get("watch", [""])[0] in ("1", "true")
-        entry = self.record(method, path, query, body, watch)
+        entry = self.entry = self.record(method, path, query, body, watch)
         try:
             if path in ("/healthz", "/readyz", "/livez"):
                 return self.send_bytes(200, b"ok", "text/plain")
@@ -320,6 +329,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, {"major": "1", "minor": "32", "gitVersion": "v1.32.0-fake"})
             if self.user() is None:
                 raise ApiError(401, "Unauthorized", "Unauthorized")
+            if self.group_unserved(path):  # as the real server's mux answers an unknown group
+                return self.send_bytes(404, b"404 page not found", "text/plain")
             if method == "GET" and self.discovery(path):
                 return
             action = self.state.fault_for(method, path, watch, query)
@@ -335,6 +346,10 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         finally:
             entry["code"] = self.code
+
+    def group_unserved(self, path):
+        parts = [p for p in path.split("/") if p]
+        return len(parts) >= 2 and parts[0] == "apis" and parts[1] in self.state.unserved_groups
 
     def discovery(self, path):
         """/api/v1 and /apis/<group>/<version>: the APIResourceList of what this server serves there."""
@@ -681,6 +696,8 @@ class Handler(BaseHTTPRequestHandler):
                 if not fresh:
                     wait = min(deadline - now, self.state.bookmark_interval if bookmarks else 1.0, 1.0)
                     st.lock.wait(max(wait, 0.01))
+                    if st.generation != generation:
+                        return self.abort()  # a restart while waiting: nothing after it on this stream
                     fresh = st.since(gvr, since)
                 if fresh:
                     since = fresh[-1][0]
@@ -759,6 +776,8 @@ class Handler(BaseHTTPRequestHandler):
                 state.forbid = data["forbid"]
             if "not_served" in data:
                 state.not_served = {(r.get("group", ""), r["resource"]) for r in data["not_served"]}
+            if "unserved_groups" in data:
+                state.unserved_groups = set(data["unserved_groups"])
             if "pdb_protected" in data:
                 state.pdb_protected = {(p["namespace"], p["name"]) for p in data["pdb_protected"]}
             return self.send_json(200, {})

@@ -42,7 +42,7 @@ std::string last_user(FakeApiServer& s, net::HttpClient& via) {
 
 }  // namespace
 
-TEST_CASE("auth: TLS is verified against the kubeconfig's CA; a bearer token authenticates", "[kube][auth]") {
+TEST_CASE("auth: TLS is verified against the kubeconfig's CA — a bearer token authenticates", "[kube][auth]") {
     kd_test::TestPki pki;
     FakeApiServer server({{"--tls-cert", pki.server_cert(), "--tls-key", pki.server_key(), "--token", "s3cret"}, true});
     kube::Connection c;

@@ -5,7 +5,7 @@
 
 using kd::core::net::decode_base64;
 
-TEST_CASE("base64: Kubernetes Secret data decodes; anything else is refused", "[net]") {
+TEST_CASE("base64: Kubernetes Secret data decodes — anything else is refused", "[net]") {
     CHECK(decode_base64("") == "");
     CHECK(decode_base64("Zg==") == "f");
     CHECK(decode_base64("Zm8=") == "fo");

@@ -22,7 +22,7 @@ TEST_CASE("contract: the request carries the count and the candidates in order",
           R"({"number_of_pods_requested":1,"candidate_pods":["shop/a","batch/\"q\""]})");
 }
 
-TEST_CASE("contract: absent or null lists are empty; other members are ignored; ties may exceed the count",
+TEST_CASE("contract: absent or null lists are empty — other members are ignored — ties may exceed the count",
           "[picker]") {
     CHECK(rank_answer(R"({"chosen_pods": ["shop/c"], "reason": "idle"})", kCandidates, 1, "here") ==
           std::vector<uint8_t>{3, 3, 0});

@@ -102,7 +102,7 @@ TEST_CASE("a retry after a slow first attempt gets the answer", "[picker]") {
     CHECK(server.requests().size() == 2);
 }
 
-TEST_CASE("HTTP 500 is retried and then fails as http-status; a 404 is not retried", "[picker]") {
+TEST_CASE("HTTP 500 is retried and then fails as http-status — a 404 is not retried", "[picker]") {
     SECTION("500") {
         LoopbackServer server([](const auto&) { return Reply{500, "{}", 0ms}; });
         PickOutcome out = pick(config(server.port(), "", R"(, "maxRetries": 2)"));

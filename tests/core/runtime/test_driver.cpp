@@ -129,7 +129,7 @@ TEST_CASE("driver: an ask at or after the next cycle waits for the cycle", "[dri
           std::vector<std::string>{"cycle@0", "tick@0", "cycle@10000", "tick@10000", "cycle@20000", "tick@20000"});
 }
 
-TEST_CASE("driver: the clock ends the run; skipped calls run no hook", "[driver]") {
+TEST_CASE("driver: the clock ends the run — skipped calls run no hook", "[driver]") {
     Setup s;
     g_ask = [](int64_t) { return 0; };
     s.clock.stop_at = kT0 + 25'000;  // a shutdown before the third cycle

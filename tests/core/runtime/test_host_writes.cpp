@@ -89,7 +89,7 @@ profiles:
 
 }  // namespace
 
-TEST_CASE("only the evict plugin and plugins with periodic work write; answers carry code and resourceVersion",
+TEST_CASE("only the evict plugin and plugins with periodic work write — answers carry code and resourceVersion",
           "[runtime][writes]") {
     g_seen.clear();
     PluginCatalog catalog;

@@ -380,7 +380,7 @@ TEST_CASE("profile problems are collected with their locations", "[runtime][buil
     }
 }
 
-TEST_CASE("a hook that throws fails its profile's cycle with the message; later plugins still run",
+TEST_CASE("a hook that throws fails its profile's cycle with the message — later plugins still run",
           "[runtime][hooks]") {
     g_trace.clear();
     auto cat = catalog_with_fixtures();

@@ -132,7 +132,7 @@ TEST_CASE("an evicted pod's replacement binds to its Reservation and its usage f
     CHECK(n3[0].usage().milli("cpu") == 800);
 }
 
-TEST_CASE("a bare pod is only deleted; a StatefulSet pod comes back under its own name", "[actors]") {
+TEST_CASE("a bare pod is only deleted — a StatefulSet pod comes back under its own name", "[actors]") {
     ClusterModel m;
     add_node(m, "n1", 4000);
     add_node(m, "n2", 4000);

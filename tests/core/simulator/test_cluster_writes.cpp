@@ -85,7 +85,7 @@ void add_pod(ClusterModel& m, const char* name) {
 
 }  // namespace
 
-TEST_CASE("plugin writes reach the simulated cluster between cycles; bad writes are refused at once", "[writes]") {
+TEST_CASE("plugin writes reach the simulated cluster between cycles — bad writes are refused at once", "[writes]") {
     g_errors.clear();
     ClusterModel m;
     for (const char* n : {"n1", "n2", "n3"}) add_node(m, n);

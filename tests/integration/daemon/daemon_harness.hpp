@@ -70,43 +70,57 @@ inline std::string str(const rapidjson::Value& v, std::initializer_list<const ch
     return at->IsString() ? at->GetString() : "";
 }
 
-// A scratch directory with a kubeconfig for `server` (bearer `token`) and the default profile at
-// a 1 s interval, /healthz and /metrics on `health_port`, a short lease.
+// A scratch directory with a kubeconfig (for `server` with bearer `token`, or a copy of one) and
+// the default profile at a 1 s interval, /healthz and /metrics on `health_port`, a short lease.
 struct DaemonFiles {
     fs::path dir;
-    DaemonFiles(const std::string& server, const std::string& token, int health_port, const std::string& extra = "") {
-        dir = fs::temp_directory_path() /
-              ("kdesched-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(health_port));
-        fs::create_directories(dir);
+    DaemonFiles(const std::string& server, const std::string& token, int health_port) {
+        make(health_port);
         std::ofstream(dir / "kubeconfig") << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
                                              "    server: "
                                           << server << "\nusers:\n- name: u\n  user:\n    token: " << token
                                           << "\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\n"
                                              "current-context: x\n";
-        std::string profile = read_file(KDESCHED_DEFAULT_PROFILE);
-        std::string header = "deschedulingInterval: 1s\nhealthzBindAddress: 127.0.0.1:" + std::to_string(health_port) +
-                             "\nmetricsBindAddress: 127.0.0.1:" + std::to_string(health_port) +
-                             "\nleaderElection:\n  leaseDuration: 3s\n  renewDeadline: 2s\n  retryPeriod: 500ms\n" +
-                             extra;
-        auto at = profile.find("deschedulingInterval: 10s\n");
-        profile.replace(at, std::string("deschedulingInterval: 10s\n").size(), header);
-        std::ofstream(dir / "profile.yaml") << profile;
+    }
+    // With an existing kubeconfig (a real API server's).
+    DaemonFiles(const fs::path& kubeconfig, int health_port) {
+        make(health_port);
+        fs::copy_file(kubeconfig, dir / "kubeconfig");
     }
     ~DaemonFiles() {
         std::error_code ec;
         fs::remove_all(dir, ec);
+    }
+
+private:
+    void make(int health_port) {
+        dir = fs::temp_directory_path() /
+              ("kdesched-daemon-" + std::to_string(::getpid()) + "-" + std::to_string(health_port));
+        fs::create_directories(dir);
+        std::string profile = read_file(KDESCHED_DEFAULT_PROFILE);
+        std::string header = "deschedulingInterval: 1s\nhealthzBindAddress: 127.0.0.1:" + std::to_string(health_port) +
+                             "\nmetricsBindAddress: 127.0.0.1:" + std::to_string(health_port) +
+                             "\nleaderElection:\n  leaseDuration: 3s\n  renewDeadline: 2s\n  retryPeriod: 500ms\n";
+        const std::string interval = "deschedulingInterval: 10s\n";
+        profile.replace(profile.find(interval), interval.size(), header);
+        std::ofstream(dir / "profile.yaml") << profile;
     }
 };
 
 // `kdesched run` in the background; its output goes to a log file the test can read.
 class DaemonProcess {
 public:
+    // KDESCHED_TEST_LOG_LEVEL=debug shows a daemon's decisions when a test is being debugged.
+    static std::string log_level() {
+        const char* l = std::getenv("KDESCHED_TEST_LOG_LEVEL");
+        return l && *l ? l : "info";
+    }
     DaemonProcess(const DaemonFiles& files, const std::string& name) : log_(files.dir / (name + ".log")) {
         std::vector<std::string> argv = {KDESCHED_BINARY, "run",
                                          "--config",      (files.dir / "profile.yaml").string(),
                                          "--kubeconfig",  (files.dir / "kubeconfig").string(),
                                          "--plugin-dir",  KDESCHED_PLUGIN_DIR,
-                                         "--log-level",   "info"};
+                                         "--log-level",   log_level()};
         pid_ = ::fork();
         if (pid_ == 0) {
             int fd = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -180,7 +180,7 @@ TEST_CASE("run: a PodDisruptionBudget's 429 refuses the eviction with the server
     CHECK(daemon.wait(15) == 0);
 }
 
-TEST_CASE("run: two replicas on one lease — one writes; SIGKILL hands over within the lease; SIGTERM at once",
+TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over within the lease — SIGTERM at once",
           "[daemon]") {
     FakeApiServer server(with_tokens());
     ClusterActor actor(server);

@@ -41,7 +41,7 @@ PickAnswer chosen(std::vector<std::string> names, std::vector<std::string> tied 
 
 }  // namespace
 
-TEST_CASE("picker: asked with the candidates in the built-in order and the number it needs; its choice goes first",
+TEST_CASE("picker: asked with the candidates in the built-in order and the number it needs — its choice goes first",
           "[picker]") {
     Cluster c = hot_node();  // 80 %: the built-in order d, b, c, a balances it with d alone: 1 of 4 needed
     FakeHost host;

@@ -291,7 +291,7 @@ TEST_CASE("arbitration: a job whose pod is missing passes", "[arbitration]") {
     CHECK(str(updates[1], "/status/reason") == "MissingPod");
 }
 
-TEST_CASE("arbitration: jobs of another instance are left alone; unclaimed jobs are run", "[arbitration]") {
+TEST_CASE("arbitration: jobs of another instance are left alone — unclaimed jobs are run", "[arbitration]") {
     struct Case {
         const char* name;
         std::function<void(JobJson&)> setup;

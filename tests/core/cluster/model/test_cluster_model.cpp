@@ -93,7 +93,7 @@ TEST_CASE("an update by UID moves the pod between node indexes and keeps one ent
     CHECK(kd::Pod(m.pod_by_uid("u1")).requests().milli("cpu") == 700);
 }
 
-TEST_CASE("a delete by UID removes the pod from every index; its slot is reused", "[model]") {
+TEST_CASE("a delete by UID removes the pod from every index — its slot is reused", "[model]") {
     ClusterModel m;
     PodSpecForTest a{"u1", "default", "web-1", "n1"}, b{"u2", "default", "web-2", "n1"};
     m.on_pod(a.draft());

@@ -102,7 +102,7 @@ TEST_CASE("a relist of one workload kind leaves the other workload kinds alone",
     CHECK(m.workload_by_uid("dep") != nullptr);
 }
 
-TEST_CASE("one bad object is reported with its name and skipped; the objects before it are kept", "[model][watch]") {
+TEST_CASE("one bad object is reported with its name and skipped — the objects before it are kept", "[model][watch]") {
     ClusterModel m;
     std::string bad = R"({"metadata":{"uid":"uid-x","namespace":"shop","name":"x"},"spec":{"containers":
         [{"name":"c","resources":{"requests":{"cpu":"12x"}}}]}})";
