@@ -21,6 +21,13 @@ extern char** environ;
 
 namespace kd_test {
 
+// A request the test server served, with its JSON body (when it had one).
+struct Served {
+    std::string method, path, content_type;
+    int code = 0;
+    rapidjson::Document body;
+};
+
 struct FakeApiServerOptions {
     std::vector<std::string> args;  // extra command-line arguments (--token, --tls-cert, …)
     bool tls = false;               // https (then args carry the certificate)
@@ -93,6 +100,23 @@ public:
         rapidjson::Document d;
         d.Parse(control("GET", "requests").c_str());
         return d;
+    }
+    // The requests served whose path starts with `prefix` ("" = all), in order.
+    std::vector<Served> served(const std::string& prefix = "") {
+        std::vector<Served> out;
+        auto r = requests();
+        for (auto& q : r["requests"].GetArray()) {
+            std::string path = q["path"].GetString();
+            if (path.rfind(prefix, 0) != 0) continue;
+            Served e;
+            e.method = q["method"].GetString();
+            e.path = path;
+            e.content_type = q["content_type"].GetString();
+            e.code = q["code"].GetInt();
+            if (q.HasMember("body")) e.body.CopyFrom(q["body"], e.body.GetAllocator());
+            out.push_back(std::move(e));
+        }
+        return out;
     }
 
 private:

@@ -86,34 +86,10 @@ struct Fixture {
     void forget_requests() { server.control("DELETE", "requests"); }
 };
 
-struct Served {
-    std::string method, path, content_type;
-    int code = 0;
-    rapidjson::Document body;
-};
-
-// The API requests the server served whose path starts with `prefix` ("" = all), in order.
-std::vector<Served> served(FakeApiServer& s, const std::string& prefix = "") {
-    std::vector<Served> out;
-    auto r = s.requests();
-    for (auto& q : r["requests"].GetArray()) {
-        std::string path = q["path"].GetString();
-        if (path.rfind(prefix, 0) != 0) continue;
-        Served e;
-        e.method = q["method"].GetString();
-        e.path = path;
-        e.content_type = q["content_type"].GetString();
-        e.code = q["code"].GetInt();
-        if (q.HasMember("body")) e.body.CopyFrom(q["body"], e.body.GetAllocator());
-        out.push_back(std::move(e));
-    }
-    return out;
-}
-
 // "<METHOD> <path> <code>" of each request under `prefix`.
 std::vector<std::string> summary(FakeApiServer& s, const std::string& prefix = "") {
     std::vector<std::string> out;
-    for (const auto& e : served(s, prefix)) out.push_back(e.method + " " + e.path + " " + std::to_string(e.code));
+    for (const auto& e : s.served(prefix)) out.push_back(e.method + " " + e.path + " " + std::to_string(e.code));
     return out;
 }
 
@@ -152,7 +128,7 @@ TEST_CASE("api backend: evict_pod sends a policy/v1 Eviction to pods/<name>/evic
     WriteResult r = f.backend.evict_pod(f.pod("web-1"), "node hot", "LowNodeLoad");
     INFO(r.message);
     REQUIRE(r.ok());
-    auto evictions = served(f.server, "/api/v1/namespaces/shop/pods/web-1/eviction");
+    auto evictions = f.server.served("/api/v1/namespaces/shop/pods/web-1/eviction");
     REQUIRE(evictions.size() == 1);
     CHECK(evictions[0].method == "POST");
     CHECK(evictions[0].code == 201);
@@ -176,7 +152,7 @@ TEST_CASE("api backend: a server without policy/v1 gets a policy/v1beta1 Evictio
     f.server.settings(R"({"not_served":[{"group":"policy","resource":"poddisruptionbudgets"},
                                         {"group":"policy","resource":"pods/eviction"}]})");
     REQUIRE(f.backend.evict_pod(f.pod("web-1"), "", "LowNodeLoad").ok());
-    auto evictions = served(f.server, "/api/v1/namespaces/shop/pods/web-1/eviction");
+    auto evictions = f.server.served("/api/v1/namespaces/shop/pods/web-1/eviction");
     REQUIRE(evictions.size() == 1);
     CHECK(str(evictions[0].body, "apiVersion") == "policy/v1beta1");
 }
@@ -211,7 +187,7 @@ TEST_CASE("api backend: an eviction answered 500 is retried, then KD_WRITE_TRANS
         R"([{"method":"POST","path":"/api/v1/namespaces/shop/pods/web-1/eviction","times":0,"action":{"type":"status","code":500}}])");
     WriteResult r = f.backend.evict_pod(f.pod("web-1"), "", "LowNodeLoad");
     CHECK(r.code == KD_WRITE_TRANSIENT);
-    CHECK(served(f.server, "/api/v1/namespaces/shop/pods/web-1/eviction").size() == 3);  // max_attempts
+    CHECK(f.server.served("/api/v1/namespaces/shop/pods/web-1/eviction").size() == 3);  // max_attempts
     CHECK(stored(f.server, "Pod", "web-1").IsObject());
 }
 
@@ -221,7 +197,7 @@ TEST_CASE("api backend: annotate_pod is a merge patch of one annotation — dele
     WriteResult r = f.backend.annotate_pod(f.pod("web-2"), "example.com/marked", "yes", "P");
     INFO(r.message);
     REQUIRE(r.ok());
-    auto patches = served(f.server, "/api/v1/namespaces/shop/pods/web-2");
+    auto patches = f.server.served("/api/v1/namespaces/shop/pods/web-2");
     REQUIRE(patches.size() == 1);
     CHECK(patches[0].method == "PATCH");
     CHECK(patches[0].content_type == "application/merge-patch+json");
@@ -252,7 +228,7 @@ TEST_CASE("api backend: create ignores status — update_status writes it on the
     INFO(created.message);
     REQUIRE(created.ok());
     CHECK_FALSE(created.resource_version.empty());
-    auto posts = served(f.server, kJobs);
+    auto posts = f.server.served(kJobs);
     REQUIRE(posts.size() == 1);
     CHECK(posts[0].method == "POST");
     CHECK(posts[0].path == kJobs);  // cluster-scoped: no namespace
@@ -322,7 +298,7 @@ TEST_CASE("api backend: update_status on a stale resourceVersion with the spec u
     REQUIRE(r.ok());
     CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + "/status 409", "GET " + kJob + " 200",
                                                                "PUT " + kJob + "/status 200"});
-    auto puts = served(f.server, kJob + "/status");
+    auto puts = f.server.served(kJob + "/status");
     REQUIRE(puts.size() == 2);
     CHECK(str(puts[0].body, "metadata", "resourceVersion") == created.resource_version);
     CHECK(str(puts[1].body, "metadata", "resourceVersion") == fresh);
@@ -387,7 +363,7 @@ TEST_CASE("api backend: conflicts are written again at most kConflictRetries tim
     f.forget_requests();
     WriteResult r = f.backend.update_status(job_json(created.resource_version, "ReservationFirst", "Running"), "M");
     CHECK(r.code == KD_WRITE_CONFLICT);
-    auto sent = served(f.server, kJobs);
+    auto sent = f.server.served(kJobs);
     size_t puts = 0, gets = 0;
     for (const auto& e : sent) {
         puts += e.method == "PUT";
@@ -411,7 +387,7 @@ TEST_CASE("api backend: writes of other kinds, or without a name, are KD_WRITE_I
                              "P")
               .code == KD_WRITE_INVALID);
     CHECK(f.backend.delete_object("Pod", "shop", "web-1", "P").code == KD_WRITE_INVALID);
-    CHECK(served(f.server).empty());
+    CHECK(f.server.served().empty());
     CHECK(stored(f.server, "Pod", "web-1").IsObject());
 }
 
@@ -438,7 +414,7 @@ TEST_CASE("api backend: with the gate closed every write is KD_WRITE_FORBIDDEN a
     }
     f.backend.record_event("Pod", "shop", "web-1", "Normal", "Evicted", "Evicting", "no", "P");
     f.events.flush();
-    CHECK(served(f.server).empty());
+    CHECK(f.server.served().empty());
     CHECK(f.events.counters().created == 0);
     CHECK(stored(f.server, "Pod", "web-1").IsObject());
     CHECK(stored(f.server, "Pod", "web-2").IsObject());
@@ -462,7 +438,7 @@ TEST_CASE("api backend: dry run sends nothing, counts each write and answers suc
     CHECK(f.backend.delete_object("Reservation", "", "for-web-1", "P").ok());
     f.backend.record_event("Pod", "shop", "web-1", "Normal", "Evicted", "Evicting", "no", "P");
     f.events.flush();
-    CHECK(served(f.server).empty());
+    CHECK(f.server.served().empty());
     CHECK(counted ==
           std::vector<std::string>{"evict", "delete", "patch", "create", "update", "update", "delete", "event"});
     CHECK(stored(f.server, "Pod", "web-1").IsObject());
@@ -480,7 +456,7 @@ TEST_CASE("api backend: record_event hands the event to the recorder", "[daemon]
     f.backend.record_event("PodMigrationJob", "", "move-web-1", "Warning", "MigrationFailed", "Migrating", "no room",
                            "Migration");
     f.events.flush();
-    auto sent = served(f.server, "/apis/events.k8s.io/");
+    auto sent = f.server.served("/apis/events.k8s.io/");
     REQUIRE(sent.size() == 1);
     CHECK(sent[0].path == "/apis/events.k8s.io/v1/namespaces/default/events");
     CHECK(str(sent[0].body, "regarding", "kind") == "PodMigrationJob");

@@ -33,31 +33,6 @@ kube::Connection connection_to(FakeApiServer& s) {
     return c;
 }
 
-// A request the server served, its body re-serialised for the checks.
-struct Served {
-    std::string method, path, content_type;
-    int code = 0;
-    rapidjson::Document body;
-};
-
-// The requests whose path starts with `prefix`, in order.
-std::vector<Served> served(FakeApiServer& s, const std::string& prefix) {
-    std::vector<Served> out;
-    auto r = s.requests();
-    for (auto& q : r["requests"].GetArray()) {
-        std::string path = q["path"].GetString();
-        if (path.rfind(prefix, 0) != 0) continue;
-        Served e;
-        e.method = q["method"].GetString();
-        e.path = path;
-        e.content_type = q["content_type"].GetString();
-        e.code = q["code"].GetInt();
-        if (q.HasMember("body")) e.body.CopyFrom(q["body"], e.body.GetAllocator());
-        out.push_back(std::move(e));
-    }
-    return out;
-}
-
 // The objects of `kind` the server stores.
 rapidjson::Document stored(FakeApiServer& s, const std::string& kind) {
     rapidjson::Document d;
@@ -99,7 +74,7 @@ TEST_CASE("event recorder: an events.k8s.io/v1 Event about a cluster-scoped obje
     recorder.record(pmj_event());
     recorder.flush();
 
-    auto sent = served(server, "/apis/events.k8s.io/");
+    auto sent = server.served("/apis/events.k8s.io/");
     REQUIRE(sent.size() == 1);
     CHECK(sent[0].method == "POST");
     CHECK(sent[0].path == "/apis/events.k8s.io/v1/namespaces/default/events");
@@ -139,7 +114,7 @@ TEST_CASE("event recorder: a namespaced object's Event lives in its namespace �
     kube::EventRecorder recorder(client, options());
     recorder.record({"Pod", "", "shop", "web-1", "Warning", "Evicted", "", "evicted by LowNodeLoad"});
     recorder.flush();
-    auto sent = served(server, "/apis/events.k8s.io/");
+    auto sent = server.served("/apis/events.k8s.io/");
     REQUIRE(sent.size() == 1);
     CHECK(sent[0].path == "/apis/events.k8s.io/v1/namespaces/shop/events");
     CHECK(str(sent[0].body, "metadata", "namespace") == "shop");
@@ -158,7 +133,7 @@ TEST_CASE("event recorder: a repeat folds into the first event's series (merge p
     recorder.record(pmj_event());
     recorder.flush();
 
-    auto sent = served(server, "/apis/events.k8s.io/");
+    auto sent = server.served("/apis/events.k8s.io/");
     REQUIRE(sent.size() == 2);
     CHECK(sent[0].method == "POST");
     const std::string name = str(sent[0].body, "metadata", "name");
@@ -215,7 +190,7 @@ TEST_CASE("event recorder: beyond the burst, events about one object are dropped
     CHECK(c.created == 3);
     CHECK(c.throttled == 3);
     CHECK(c.failed == 0);
-    auto posts = served(server, "/apis/events.k8s.io/");
+    auto posts = server.served("/apis/events.k8s.io/");
     REQUIRE(posts.size() == 3);
     CHECK(str(posts[0].body, "reason") == "Reason0");
     CHECK(str(posts[1].body, "reason") == "Reason1");
@@ -257,10 +232,10 @@ TEST_CASE("event recorder: events.k8s.io not served (plain 404) → core/v1 Even
     recorder.record(pmj_event());
     recorder.flush();
 
-    auto tried = served(server, "/apis/events.k8s.io/");
+    auto tried = server.served("/apis/events.k8s.io/");
     REQUIRE(tried.size() == 1);
     CHECK(tried[0].code == 404);
-    auto sent = served(server, "/api/v1/");
+    auto sent = server.served("/api/v1/");
     REQUIRE(sent.size() == 1);
     CHECK(sent[0].method == "POST");
     CHECK(sent[0].path == "/api/v1/namespaces/default/events");
@@ -281,8 +256,8 @@ TEST_CASE("event recorder: events.k8s.io not served (plain 404) → core/v1 Even
     recorder.record(pmj_event());
     recorder.record(pmj_event("Other"));
     recorder.flush();
-    CHECK(served(server, "/apis/events.k8s.io/").size() == 1);
-    sent = served(server, "/api/v1/");
+    CHECK(server.served("/apis/events.k8s.io/").size() == 1);
+    sent = server.served("/api/v1/");
     REQUIRE(sent.size() == 3);
     CHECK(sent[1].method == "PATCH");
     CHECK(sent[1].path == "/api/v1/namespaces/default/events/" + str(sent[0].body, "metadata", "name"));
@@ -308,12 +283,12 @@ TEST_CASE("event recorder: a 404 Status (the namespace is missing) is a failure,
     recorder.record(pmj_event("A"));
     recorder.flush();
     CHECK(recorder.counters().failed == 1);
-    CHECK(served(server, "/api/v1/").empty());
+    CHECK(server.served("/api/v1/").empty());
     // The next one still goes to events.k8s.io.
     recorder.record(pmj_event("B"));
     recorder.flush();
     CHECK(recorder.counters().created == 1);
-    auto sent = served(server, "/apis/events.k8s.io/");
+    auto sent = server.served("/apis/events.k8s.io/");
     REQUIRE(sent.size() == 2);
     CHECK(sent[1].code == 201);
 }
@@ -353,7 +328,7 @@ TEST_CASE("event recorder: different events about one object sent back to back e
     recorder.flush();
     auto c = recorder.counters();
     std::vector<std::string> refused;
-    for (auto& e : served(server, "/apis/events.k8s.io/"))
+    for (auto& e : server.served("/apis/events.k8s.io/"))
         if (e.code != 201) refused.push_back(std::to_string(e.code) + " " + str(e.body, "metadata", "name"));
     INFO("created " << c.created << ", failed " << c.failed);
     CHECK(refused == std::vector<std::string>{});
