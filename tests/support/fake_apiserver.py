@@ -726,8 +726,9 @@ class Handler(BaseHTTPRequestHandler):
                 rv = st.rv
             return self.send_json(200, {"resourceVersion": str(rv)})
         if path == "/_test/touch" and method == "POST":
-            # Modifies `count` objects of a kind at once (an annotation set to a counter): a burst of
-            # MODIFIED events, all in the history before any watch sees the first (benchmarks).
+            # Modifies `count` objects of a kind at once (an annotation set to a counter, and
+            # status.updateTime when `update_time` is given): a burst of MODIFIED events, all in the
+            # history before any watch sees the first (benchmarks).
             gvr = KIND_TO_GVR.get((data.get("kind"), data.get("apiVersion")))
             if not gvr:
                 return self.send_json(400, {"error": "unknown kind %s %s" % (data.get("kind"), data.get("apiVersion"))})
@@ -736,6 +737,8 @@ class Handler(BaseHTTPRequestHandler):
                 for i, k in enumerate(keys):
                     obj = st.objects[gvr][k][0]
                     obj["metadata"].setdefault("annotations", {})["kdesched.test/touch"] = str(i)
+                    if data.get("update_time"):  # a NodeMetric reported again (koordlet)
+                        obj.setdefault("status", {})["updateTime"] = data["update_time"]
                     st.put(gvr, obj)
                 rv = st.rv
             return self.send_json(200, {"touched": len(keys), "resourceVersion": str(rv)})

@@ -9,10 +9,16 @@
 
 #include <fmt/format.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <thread>
 
 namespace kd::tools {
 
@@ -66,6 +72,110 @@ bool apply_until(core::kube::ClusterSync& sync, core::kube::ModelFeeder& feeder,
     return true;
 }
 
+std::string now_rfc3339() {
+    std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+// Resident bytes and CPU seconds of another process, from /proc.
+struct ProcessFigures {
+    double rss_mb = 0, cpu_s = 0;
+};
+ProcessFigures figures_of(pid_t pid) {
+    ProcessFigures f;
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmRSS:", 0) == 0) f.rss_mb = std::stod(line.substr(6)) / 1e3;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    std::istringstream rest(text.substr(text.rfind(')') + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && rest >> field; ++i)
+        if (i == 14 || i == 15) ticks += std::stod(field);  // utime, stime
+    f.cpu_s = ticks / double(sysconf(_SC_CLK_TCK));
+    return f;
+}
+
+// One sample of the Prometheus text (0 when absent).
+double sample(const std::string& text, const std::string& series) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+    return 0;
+}
+
+// `kdesched run` with the default profile in dry run on `server`: ready time, RSS, CPU.
+int measure_daemon(const ApiBenchOptions& o, kd_test::FakeApiServer& server) {
+    auto dir = std::filesystem::temp_directory_path() / fmt::format("kdesched-bench-daemon-{}", ::getpid());
+    std::filesystem::create_directories(dir);
+    int port = 20000 + ::getpid() % 20000;
+    std::ofstream(dir / "kubeconfig")
+        << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " << server.url()
+        << "\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context: {cluster: c, "
+           "user: u}\ncurrent-context: x\n";
+    std::ifstream in(o.default_profile);
+    std::string profile((std::istreambuf_iterator<char>(in)), {});
+    const std::string interval = "deschedulingInterval: 10s\n";
+    profile.replace(profile.find(interval), interval.size(),
+                    interval + fmt::format("dryRun: true\nhealthzBindAddress: 127.0.0.1:{0}\nmetricsBindAddress: "
+                                           "127.0.0.1:{0}\n",
+                                           port));
+    std::ofstream(dir / "profile.yaml") << profile;
+    // koordlet: every NodeMetric reported now, so LowNodeLoad sees fresh usage.
+    server.control("POST", "touch",
+                   fmt::format(R"({{"kind":"NodeMetric","apiVersion":"slo.koordinator.sh/v1alpha1",)"
+                               R"("count":1000000,"update_time":"{}"}})",
+                               now_rfc3339()));
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        std::string log = (dir / "daemon.log").string();
+        FILE* f = std::freopen(log.c_str(), "w", stderr);
+        (void)f;
+        ::execl(o.daemon_binary.c_str(), o.daemon_binary.c_str(), "run", "--config", (dir / "profile.yaml").c_str(),
+                "--kubeconfig", (dir / "kubeconfig").c_str(), "--plugin-dir", o.plugin_dir.c_str(), "--log-level",
+                "warn", nullptr);
+        ::_exit(127);
+    }
+    kd::core::net::HttpClient probe("http://127.0.0.1:" + std::to_string(port), {});
+    auto get = [&](const std::string& path) { return probe.send({"GET", path, {}, "", ""}); };
+    auto t0 = Clock::now();
+    while (get("/readyz").status != 200) {
+        if (seconds_since(t0) > 900 || ::waitpid(pid, nullptr, WNOHANG) == pid) {
+            std::cerr << "the daemon did not become ready (log: " << (dir / "daemon.log").string() << ")\n";
+            ::kill(pid, SIGKILL);
+            return 1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    double ready_s = seconds_since(t0);
+    ProcessFigures at_ready = figures_of(pid);
+    std::string m0 = get("/metrics").body;
+    std::this_thread::sleep_for(std::chrono::seconds(o.daemon_seconds));
+    ProcessFigures after = figures_of(pid);
+    std::string m1 = get("/metrics").body;
+    double cycles =
+        sample(m1, "descheduler_loop_duration_seconds_count") - sample(m0, "descheduler_loop_duration_seconds_count");
+    double cycle_s =
+        sample(m1, "descheduler_loop_duration_seconds_sum") - sample(m0, "descheduler_loop_duration_seconds_sum");
+    double cpu = after.cpu_s - at_ready.cpu_s;
+    std::cout << fmt::format(
+        "kdesched run (default profile, dry run): ready (every kind synced) in {:.1f} s; RSS {:.0f} MB at ready, "
+        "{:.0f} "
+        "MB after {} s; CPU {:.2f} s in those {} s, {:.0f} cycles taking {:.0f} ms each (wall), so {:.2f} s of CPU "
+        "({:.1f}%) outside cycles\n",
+        ready_s, at_ready.rss_mb, after.rss_mb, o.daemon_seconds, cpu, o.daemon_seconds, cycles,
+        cycles > 0 ? 1e3 * cycle_s / cycles : 0.0, std::max(0.0, cpu - cycle_s),
+        100.0 * std::max(0.0, cpu - cycle_s) / o.daemon_seconds);
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    std::filesystem::remove_all(dir);
+    return 0;
+}
+
 }  // namespace
 
 int run_api_bench(const ApiBenchOptions& o) {
@@ -73,7 +183,7 @@ int run_api_bench(const ApiBenchOptions& o) {
                 fmt::format("kdesched-bench-api-{}-{}-{}.json", o.nodes, o.pods, ::getpid());
     {
         std::ofstream out(file, std::ios::binary);
-        generate_cluster(out, {o.nodes, o.pods, 1, o.hot_share, true});
+        generate_cluster(out, {o.nodes, o.pods, 1, o.hot_share, true, now_rfc3339()});
     }
     double file_mb = double(std::filesystem::file_size(file)) / 1e6;
     kd_test::FakeApiServer server(
@@ -145,7 +255,7 @@ int run_api_bench(const ApiBenchOptions& o) {
         events / watch_control);
     std::cout << fmt::format("RSS after the burst: {:.0f} MB\n", double(resident_bytes()) / 1e6);
     sync.stop();
-    return 0;
+    return o.daemon_binary.empty() ? 0 : measure_daemon(o, server);
 }
 
 }  // namespace kd::tools

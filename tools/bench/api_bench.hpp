@@ -12,6 +12,10 @@ struct ApiBenchOptions {
     uint64_t events = 100000;  // pod MODIFIED events in the watch burst
     double hot_share = 0.1;
     std::string server_script;  // tests/support/fake_apiserver.py
+    // Then `kdesched run` (this binary, the default profile in dry run) on the same server: its
+    // RSS, CPU while idle between cycles, and cycle time. Empty: skipped.
+    std::string daemon_binary, default_profile, plugin_dir;
+    int daemon_seconds = 60;  // measured after it is ready
 };
 
 // Prints the figures; returns the process exit code.

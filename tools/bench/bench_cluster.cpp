@@ -76,6 +76,12 @@ int main(int argc, char** argv) {
     app.add_option("--api-size", api_size, "NODESxPODS for --api")->capture_default_str();
     app.add_option("--api-events", api.events, "Pod events in the --api watch burst")->capture_default_str();
     app.add_option("--api-server", api.server_script, "The test API server script")->capture_default_str();
+    bool daemon = false;
+    app.add_flag("--daemon", daemon,
+                 "With --api: then run `kdesched run` (default profile, dry run) on the same server and report its "
+                 "RSS, CPU between cycles and cycle time");
+    app.add_option("--daemon-seconds", api.daemon_seconds, "How long the daemon is measured once ready")
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     spdlog::set_level(spdlog::level::warn);
     if (api_mode) {
@@ -84,6 +90,11 @@ int main(int argc, char** argv) {
             return 2;
         }
         api.hot_share = hot_share;
+        if (daemon) {
+            api.daemon_binary = KDESCHED_BINARY;
+            api.default_profile = KDESCHED_DEFAULT_PROFILE;
+            api.plugin_dir = KDESCHED_PLUGIN_DIR;
+        }
         try {
             return kd::tools::run_api_bench(api);
         } catch (const std::exception& e) {
@@ -114,7 +125,7 @@ int main(int argc, char** argv) {
                         fmt::format("kdesched-bench-{}-{}-{}.json", size.nodes, size.pods, ::getpid());
             {
                 std::ofstream out(file, std::ios::binary);
-                kd::tools::generate_cluster(out, {size.nodes, size.pods, 1, hot_share});
+                kd::tools::generate_cluster(out, {size.nodes, size.pods, 1, hot_share, false, ""});
             }
             long before = kd::tools::resident_bytes();
             auto model = std::make_unique<kd::core::ClusterModel>();

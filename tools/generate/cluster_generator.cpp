@@ -419,7 +419,7 @@ private:
         w_.EndObject();
         w_.Key("status");
         w_.StartObject();
-        kv("updateTime", "2026-03-01T09:00:00Z");
+        kv("updateTime", o_.metric_time.empty() ? std::string("2026-03-01T09:00:00Z") : o_.metric_time);
         w_.Key("nodeMetric");
         w_.StartObject();
         w_.Key("systemUsage");

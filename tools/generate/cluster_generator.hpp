@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
 
 namespace kd::tools {
 
@@ -13,6 +14,9 @@ struct GeneratorOptions {
     // Pods carry metadata.managedFields as an API server sends them (~6 KB a pod instead of ~2 KB):
     // for measuring a client against a server.
     bool managed_fields = false;
+    // NodeMetrics' status.updateTime; "" = 2026-03-01T09:00:00Z (what the examples use). A daemon
+    // on the wall clock needs "now" to treat them as fresh.
+    std::string metric_time;
 };
 
 void generate_cluster(std::ostream& out, const GeneratorOptions& options);
