@@ -169,7 +169,11 @@ void DaemonMetrics::set_leader(bool leading) {
 void DaemonMetrics::refresh(const ClusterModel& model, const kube::ClusterSync& sync, const kube::ModelFeeder&) {
     for (const auto& r : sync.reflectors()) {
         std::string kind(r->resource().kind);
-        objects_.Add({{"kind", kind}}).Set(double(model.keys_of(r->kind()).size()));
+        // Pods and nodes by their counts: listing 150,000 keys a second is what an idle daemon spent.
+        size_t n = r->kind() == ObjectKind::pod    ? model.pod_count()
+                   : r->kind() == ObjectKind::node ? model.node_count()
+                                                   : model.keys_of(r->kind()).size();
+        objects_.Add({{"kind", kind}}).Set(double(n));
         relists_.Add({{"kind", kind}}).Set(double(r->stats().relists.load()));
         watch_events_.Add({{"kind", kind}}).Set(double(r->stats().events.load()));
     }
