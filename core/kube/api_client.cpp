@@ -1,8 +1,11 @@
 #include "kube/api_client.hpp"
 
+#include "kube/request_attributes.hpp"
+
 #include "error.hpp"
 
 #include <rapidjson/document.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <charconv>
@@ -76,11 +79,14 @@ ApiStatus parse_status(const std::string& body) {
 }
 
 std::string ApiResult::describe() const {
+    if (failure == net::Failure::cancelled) return problem;
     if (!answered()) return (failure == net::Failure::timeout ? "no answer in time: " : "no connection: ") + problem;
     std::string out = "HTTP " + std::to_string(code);
     std::string phrase = reason_phrase(code);
     if (!phrase.empty()) out += " " + phrase;
     if (!status.message.empty()) out += ": " + status.message;
+    if (code == 403 && !forbidden_rule.empty())
+        out += " (grant kdesched's ServiceAccount " + forbidden_rule + " in deploy/base/rbac.yaml)";
     return out;
 }
 
@@ -144,6 +150,14 @@ std::shared_ptr<net::HttpClient> ApiClient::client_for(const Credential& credent
 ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
                              const net::CancelToken* cancel, Credential& used) {
     ApiResult r;
+    std::optional<RequestAttributes> attributes = request_attributes(request.method, request.target);
+    if (attributes && options_.declared_only && !declared_verb(*attributes)) {
+        r.failure = net::Failure::cancelled;  // never sent, never retried
+        r.problem = request.method + " " + request.target + " needs " + attributes->rule() +
+                    ", which kdesched does not declare (a defect: add it to api_verbs() in "
+                    "core/kube/resources.cpp and to deploy/base/rbac.yaml)";
+        return r;
+    }
     try {
         used = credentials_.current();
     } catch (const Error& e) {
@@ -166,6 +180,13 @@ ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std:
     r.body = std::move(resp.body);
     r.headers = std::move(resp.headers);
     if (r.answered() && !r.ok()) r.status = parse_status(r.body);
+    if (r.code == 403 && attributes) {
+        r.forbidden_rule = attributes->rule();
+        // Whatever asked, an operator must add a rule: say it once per rule, where it shows.
+        std::lock_guard lock(mutex_);
+        if (forbidden_said_.insert(r.forbidden_rule).second)
+            spdlog::error("forbidden: {} {}: {}", request.method, request.target, r.describe());
+    }
     if (observer_)
         observer_({request.method, request.target, r.answered() ? r.code : 0,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()});

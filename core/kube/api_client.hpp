@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 
 namespace kd::core::kube {
@@ -30,11 +31,13 @@ struct ApiResult {
     int code = 0;
     std::string body;  // the answer (for a stream: only when not 2xx)
     std::vector<net::Header> headers;
-    ApiStatus status;  // when code is not 2xx and the body is a Status
+    ApiStatus status;            // when code is not 2xx and the body is a Status
+    std::string forbidden_rule;  // on a 403: the RBAC rule the request needed (RequestAttributes::rule)
     int attempts = 0;
     bool answered() const { return failure == net::Failure::none && code != 0; }
     bool ok() const { return answered() && code >= 200 && code < 300; }
-    // "HTTP 409 Conflict: <message>" or "no connection to <server>: <problem>".
+    // "HTTP 409 Conflict: <message>" or "no connection to <server>: <problem>"; a 403 names the rule
+    // to grant.
     std::string describe() const;
 };
 
@@ -47,6 +50,8 @@ struct ClientOptions {
     std::chrono::milliseconds stream_timeout{std::chrono::seconds(90)};
     int max_attempts = 5;  // a retried request, all attempts
     std::chrono::milliseconds backoff_base{200}, backoff_cap{std::chrono::seconds(10)};
+    // Refuse a request whose verb is not in api_verbs() (off only for tests that play another party).
+    bool declared_only = true;
 };
 
 // One finished request, for metrics (verb and resource are derived by the observer).
@@ -104,6 +109,7 @@ private:
     std::string client_cert_;  // the certificate the clients were made with
     std::function<void(const RequestRecord&)> observer_;
     std::mt19937_64 random_;
+    std::set<std::string> forbidden_said_;  // RBAC rules a 403 has been logged for (once each)
 };
 
 // The parts of a Status body; empty parts when it is not one.

@@ -135,8 +135,7 @@ bool LeaderElector::try_acquire_or_renew() {
         return false;
     }
     if (!got.ok()) {
-        set_error("reading " + what + ": " + got.describe() +
-                  (got.code == 403 ? " (grant verbs get, create, update on leases in coordination.k8s.io)" : ""));
+        set_error("reading " + what + ": " + got.describe());  // a 403 names the rule to grant
         return false;
     }
     LeaseRecord seen = parse_lease(got.body);

@@ -107,12 +107,8 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
         reported_ = true;
         return Outcome::retry;
     }
-    if (r.code == 403) {
+    if (r.code == 403) {  // the API client has logged the rule to grant
         set_error(what + ": forbidden");
-        if (!reported_)
-            spdlog::error("kdesched may not {} {}: {} (grant its ServiceAccount {})", verb, what, r.status.message,
-                          resource_.rbac_rule(verb));
-        reported_ = true;
         return Outcome::retry;
     }
     set_error(std::string(verb) + " " + what + ": " + r.describe());

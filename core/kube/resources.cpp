@@ -27,23 +27,28 @@ const std::vector<ApiResource> kResources = {
 const ApiResource kSecrets{"", "v1", "secrets", "Secret", true, "the Pod Picker's secretKeyRef headers"};
 
 const std::vector<ApiVerb> kVerbs = [] {
+    constexpr Grant cluster = Grant::cluster_role;
     std::vector<ApiVerb> v;
     for (const auto& r : kResources)
-        for (std::string_view verb : {"get", "list", "watch"}) v.push_back({verb, r.group, r.resource});
-    // Evictions and the other pod writes of evict plugins.
-    v.push_back({"create", "", "pods/eviction"});
-    v.push_back({"delete", "", "pods"});
-    v.push_back({"patch", "", "pods"});
+        for (std::string_view verb : {"get", "list", "watch"}) v.push_back({verb, r.group, r.resource, cluster});
+    // Evictions (policy/v1 or v1beta1, both under the core group's pods) and the other pod writes.
+    v.push_back({"create", "", "pods/eviction", cluster});
+    v.push_back({"delete", "", "pods", cluster});
+    v.push_back({"patch", "", "pods", cluster});
     // MigrationController's objects, their status subresource.
     for (std::string_view res : {"podmigrationjobs", "reservations"}) {
         for (std::string_view verb : {"create", "update", "delete"})
-            v.push_back({verb, "scheduling.koordinator.sh", res});
+            v.push_back({verb, "scheduling.koordinator.sh", res, cluster});
     }
-    v.push_back({"update", "scheduling.koordinator.sh", "podmigrationjobs/status"});
-    v.push_back({"update", "scheduling.koordinator.sh", "reservations/status"});
-    // Events, the leader-election Lease.
-    for (std::string_view verb : {"create", "patch"}) v.push_back({verb, "events.k8s.io", "events"});
-    for (std::string_view verb : {"get", "create", "update"}) v.push_back({verb, "coordination.k8s.io", "leases"});
+    v.push_back({"update", "scheduling.koordinator.sh", "podmigrationjobs/status", cluster});
+    v.push_back({"update", "scheduling.koordinator.sh", "reservations/status", cluster});
+    // Events: events.k8s.io/v1, core/v1 where the server has only that.
+    for (std::string_view group : {"events.k8s.io", ""})
+        for (std::string_view verb : {"create", "patch"}) v.push_back({verb, group, "events", cluster});
+    // The leader-election Lease, in its own namespace.
+    for (std::string_view verb : {"get", "create", "update"})
+        v.push_back({verb, "coordination.k8s.io", "leases", Grant::lease_role});
+    v.push_back({"get", "", "secrets", Grant::pod_picker_overlay});
     return v;
 }();
 
@@ -64,10 +69,13 @@ std::string ApiResource::object_path(std::string_view ns, std::string_view name)
 }
 
 std::string ApiResource::rbac_rule(std::string_view verb) const {
+    return kube::rbac_rule(verb, resource, group);
+}
+
+std::string rbac_rule(std::string_view verb, std::string_view resource, std::string_view group) {
     return "verb \"" + std::string(verb) + "\" on \"" + std::string(resource) + "\" in API group \"" +
            std::string(group) + "\"";
 }
-
 const std::vector<ApiResource>& watched_resources() {
     return kResources;
 }

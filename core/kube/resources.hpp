@@ -28,6 +28,10 @@ struct ApiResource {
     std::string rbac_rule(std::string_view verb) const;
 };
 
+// The RBAC rule a request needs, in the words messages use:
+// `verb "create" on "pods/eviction" in API group ""`.
+std::string rbac_rule(std::string_view verb, std::string_view resource, std::string_view group);
+
 // Every kind the cluster model keeps, in the order reflectors start.
 const std::vector<ApiResource>& watched_resources();
 // The resource of a model kind.
@@ -35,10 +39,16 @@ const ApiResource& resource_of(ObjectKind kind);
 // By kind name ("Pod", "PodMigrationJob", …); nullopt when kdesched does not know it.
 std::optional<ApiResource> resource_by_kind(std::string_view kind);
 
+// Where deploy/ grants a verb: the ClusterRole, the Role beside the leader-election Lease, or the
+// Pod Picker overlay (Secrets are read only when a picker header names one).
+enum class Grant { cluster_role, lease_role, pod_picker_overlay };
+
 // One request kdesched can make: the verb RBAC names it by, the group and the resource (with its
-// subresource, "pods/eviction"). The ClusterRole in deploy/ must grant exactly these.
+// subresource, "pods/eviction"). The API client refuses any request not in this table, and the
+// RBAC test holds deploy/'s rules to exactly these — so the manifests grant what the code does.
 struct ApiVerb {
     std::string_view verb, group, resource;
+    Grant grant;
 };
 const std::vector<ApiVerb>& api_verbs();
 

@@ -48,7 +48,8 @@ public:
     }
     std::unique_ptr<kd::core::kube::ApiClient> client() const {
         kd::core::kube::ClientOptions o;
-        o.qps = 0;  // no client-side limit in tests
+        o.qps = 0;                // no client-side limit in tests
+        o.declared_only = false;  // the test plays the cluster's admin and controllers
         return std::make_unique<kd::core::kube::ApiClient>(kd::core::kube::read_kubeconfig({kubeconfig_}, ""), o);
     }
 

@@ -112,9 +112,12 @@ std::string str(const rapidjson::Value& v, const char* a, const char* b = nullpt
     return p->IsString() ? p->GetString() : "<not a string>";
 }
 
-// Someone else's write (another controller), straight through the client.
+// Someone else's write (another controller) with a client of its own: kdesched never patches a job.
 void patch_job(Fixture& f, const std::string& merge_patch) {
-    auto r = f.client.call({"PATCH", kJob, {}, merge_patch, "application/merge-patch+json"});
+    kube::ClientOptions other = client_options();
+    other.declared_only = false;
+    kube::ApiClient client(Fixture::connection_of(f.server), other);
+    auto r = client.call({"PATCH", kJob, {}, merge_patch, "application/merge-patch+json"});
     REQUIRE(r.code == 200);
 }
 
@@ -479,6 +482,9 @@ TEST_CASE("api backend: the server's 403, 422 and 500 answers as write codes", "
         CHECK(r.code == KD_WRITE_FORBIDDEN);
         CHECK_THAT(r.message, Catch::Contains("HTTP 403"));
         CHECK_THAT(r.message, Catch::Contains("cannot create resource \"podmigrationjobs\""));
+        // … and names the rule to add, in RBAC's words.
+        CHECK_THAT(r.message, Catch::Contains("grant kdesched's ServiceAccount verb \"create\" on \"podmigrationjobs\" "
+                                              "in API group \"scheduling.koordinator.sh\" in deploy/base/rbac.yaml"));
         CHECK(summary(f.server, kJobs) == std::vector<std::string>{"POST " + kJobs + " 403"});
         CHECK(stored(f.server, "PodMigrationJob", "move-web-1").IsNull());
     }

@@ -287,9 +287,10 @@ TEST_CASE(
                                      "API server (HTTP 404"));
     CHECK_THAT(logs, Catch::Contains("LowNodeLoad (node usage comes from koordlet's NodeMetrics) has no data until it "
                                      "is (install Koordinator's CRDs)"));
-    CHECK_THAT(logs, Catch::Contains("kdesched may not list PodDisruptionBudget"));
-    CHECK_THAT(logs, Catch::Contains("grant its ServiceAccount verb \"list\" on \"poddisruptionbudgets\" in API group "
-                                     "\"policy\""));
-    // Said once, though retried.
+    CHECK_THAT(logs, Catch::Contains("forbidden: GET /apis/policy/v1/poddisruptionbudgets?"));
+    CHECK_THAT(logs, Catch::Contains("grant kdesched's ServiceAccount verb \"list\" on \"poddisruptionbudgets\" in API "
+                                     "group \"policy\" in deploy/base/rbac.yaml"));
+    // Said once each, though retried.
     CHECK(logs.find("is not served") == logs.rfind("is not served"));
+    CHECK(logs.find("forbidden: GET") == logs.rfind("forbidden: GET"));
 }
