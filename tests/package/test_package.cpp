@@ -261,9 +261,9 @@ TEST_CASE("package: deploy/Dockerfile's runtime stage installs exactly its depen
 TEST_CASE("package: a plugin builds against the packaged SDK and the third-party overlay's profile loads it") {
     if (skip()) return;
     fs::path build = fs::path(package().root) / "pod-age-limit";
-    auto configure = run_command("cmake -S " + quote(kSource + "/examples/pod-age-limit") + " -B " +
-                                 quote(build.string()) + " -DCMAKE_PREFIX_PATH=" + quote(package().root + "/usr") +
-                                 " -DCMAKE_BUILD_TYPE=Release");
+    auto configure =
+        run_command("cmake -S " + quote(kSource + "/examples/pod-age-limit") + " -B " + quote(build.string()) +
+                    " -DCMAKE_PREFIX_PATH=" + quote(package().root + "/usr") + " -DCMAKE_BUILD_TYPE=Release");
     INFO(configure.output);
     REQUIRE(configure.exit_code == 0);
     auto made = run_command("cmake --build " + quote(build.string()) + " --target pod_age_limit");
@@ -271,9 +271,9 @@ TEST_CASE("package: a plugin builds against the packaged SDK and the third-party
     REQUIRE(made.exit_code == 0);
     // The library the plugin image and the overlay's initContainer name.
     REQUIRE(fs::exists(build / "pod_age_limit.so"));
-    auto validate = run_command(quote(package().root + "/usr/bin/kdesched") + " validate --plugin-dir " +
-                                quote(build.string()) + " --config " +
-                                quote(kSource + "/deploy/overlays/third-party-plugin/profile.yaml"));
+    auto validate =
+        run_command(quote(package().root + "/usr/bin/kdesched") + " validate --plugin-dir " + quote(build.string()) +
+                    " --config " + quote(kSource + "/deploy/overlays/third-party-plugin/profile.yaml"));
     INFO(validate.output);
     CHECK(validate.exit_code == 0);
     CHECK_THAT(read_file(kSource + "/examples/pod-age-limit/Dockerfile"),
