@@ -11,7 +11,9 @@ trap 'apt-get purge -y -qq kdesched >/dev/null' EXIT
 fail() { echo "package check: $*" >&2; exit 1; }
 
 [ "$(command -v kdesched)" = /usr/bin/kdesched ] || fail "kdesched is not /usr/bin/kdesched"
-kdesched version | tee /dev/stderr | grep -q "$(dpkg-query -W -f='${Version}' kdesched)" ||
+version=$(kdesched version)
+echo "$version"
+echo "$version" | grep -q "$(dpkg-query -W -f='${Version}' kdesched)" ||
   fail "kdesched version does not print the package's version"
 plugins=$(kdesched plugins)
 echo "$plugins"

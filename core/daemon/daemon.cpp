@@ -56,6 +56,12 @@ private:
 };
 
 // Everything the control thread owns between hooks.
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : std::string(separator)) + p;
+    return out;
+}
+
 struct Loop {
     ClusterModel model;
     kube::ModelFeeder feeder{model};
@@ -78,10 +84,7 @@ struct Loop {
         if (now - refreshed < std::chrono::seconds(1)) return;
         refreshed = now;
         metrics.refresh(model, sync, feeder);
-        auto missing = sync.not_synced(feeder);
-        std::string text;
-        for (const auto& m : missing) text += (text.empty() ? "" : "; ") + m;
-        health.set_ready(text);
+        health.set_ready(joined(sync.not_synced(feeder), "; "));
         metrics.set_leader(elector ? elector->leading() : true);
     }
     bool leading() const { return !elector || elector->leading(); }
@@ -138,11 +141,8 @@ std::string wait_synced(Loop& loop, std::chrono::milliseconds timeout) {
         loop.health.beat();
         auto missing = loop.sync.not_synced(loop.feeder);
         if (missing.empty() || loop.stop) return "";
-        if (std::chrono::steady_clock::now() >= deadline) {
-            std::string text;
-            for (const auto& m : missing) text += "\n  " + m;
-            return text;
-        }
+        loop.health.set_ready(joined(missing, "; "));  // /readyz says what is still being read
+        if (std::chrono::steady_clock::now() >= deadline) return "\n  " + joined(missing, "\n  ");
         loop.sync.wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(200));
     }
 }

@@ -232,6 +232,25 @@ TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over 
     CHECK(lease_holder(server).empty());
 }
 
+TEST_CASE("run: a leader that cannot renew its lease exits 3 soon after the renew deadline", "[daemon]") {
+    FakeApiServer server(with_tokens());
+    ClusterActor actor(server);
+    actor.load_hotspot();
+    int port = kd_test::free_port();
+    DaemonFiles files(server.url(), "a-token", port);
+    DaemonProcess a(files, "a");
+    REQUIRE(actor.until([&] { return !lease_holder(server).empty() && lease_holder(server) != "<none>"; }, 20, false));
+    // The API server refuses every renewal from now on (a partition, an overloaded server).
+    server.faults(R"([{"method":"PUT","path":"/apis/coordination.k8s.io/v1/namespaces/koordinator-system/leases/",
+                       "times":0,"action":{"type":"status","code":500}}])");
+    auto cut = std::chrono::steady_clock::now();
+    int code = a.wait(20);
+    CHECK(code == 3);
+    // renewDeadline is 2 s; each failed renewal is retried by the client for a few seconds more.
+    CHECK(std::chrono::steady_clock::now() - cut < std::chrono::seconds(15));
+    CHECK_THAT(a.log(), Catch::Contains("lost the lease koordinator-system/koord-descheduler"));
+}
+
 TEST_CASE("run: a server that cannot be reached is exit code 3 after the sync wait, a bad kubeconfig exit 1",
           "[daemon]") {
     int port = kd_test::free_port();
