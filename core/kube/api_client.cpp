@@ -148,7 +148,7 @@ std::shared_ptr<net::HttpClient> ApiClient::client_for(const Credential& credent
 }
 
 ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
-                             const net::CancelToken* cancel, Credential& used) {
+                             const net::CancelToken* cancel, net::Delivery delivery, Credential& used) {
     ApiResult r;
     std::optional<RequestAttributes> attributes = request_attributes(request.method, request.target);
     if (attributes && options_.declared_only && !declared_verb(*attributes)) {
@@ -173,7 +173,7 @@ ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std:
     if (!used.authorization.empty()) request.headers.emplace_back("Authorization", used.authorization);
     limiter_.wait();
     auto started = std::chrono::steady_clock::now();
-    net::Response resp = on_chunk ? client->stream(request, *on_chunk, cancel) : client->send(request);
+    net::Response resp = on_chunk ? client->stream(request, *on_chunk, cancel, delivery) : client->send(request);
     r.failure = resp.failure;
     r.problem = resp.problem;
     r.code = resp.status;
@@ -198,7 +198,7 @@ ApiResult ApiClient::call(net::Request request, bool retry_too_many) {
     bool refreshed = false;
     for (int n = 1;; ++n) {
         Credential used;
-        r = attempt(request, nullptr, nullptr, used);
+        r = attempt(request, nullptr, nullptr, net::Delivery::as_it_arrives, used);
         r.attempts = n;
         if (r.code == 401 && !refreshed) {  // credentials may have rotated: fetch new ones once
             credentials_.rejected(used.generation);
@@ -211,13 +211,13 @@ ApiResult ApiClient::call(net::Request request, bool retry_too_many) {
 }
 
 ApiResult ApiClient::stream(net::Request request, const std::function<bool(std::string_view)>& on_chunk,
-                            const net::CancelToken* cancel) {
+                            const net::CancelToken* cancel, net::Delivery delivery) {
     Credential used;
-    ApiResult r = attempt(request, &on_chunk, cancel, used);
+    ApiResult r = attempt(request, &on_chunk, cancel, delivery, used);
     r.attempts = 1;
     if (r.code == 401) {
         credentials_.rejected(used.generation);
-        r = attempt(request, &on_chunk, cancel, used);
+        r = attempt(request, &on_chunk, cancel, delivery, used);
         r.attempts = 2;
     }
     return r;

@@ -85,7 +85,7 @@ public:
     // A streamed request (LIST body, WATCH): rate limited, tried again once after a 401 with fresh
     // credentials; any other failure is the caller's to handle (reflectors back off themselves).
     ApiResult stream(net::Request request, const std::function<bool(std::string_view)>& on_chunk,
-                     const net::CancelToken* cancel = nullptr);
+                     const net::CancelToken* cancel = nullptr, net::Delivery delivery = net::Delivery::as_it_arrives);
 
     const Connection& connection() const { return connection_; }
     Credentials& credentials() { return credentials_; }
@@ -98,7 +98,7 @@ private:
     // a TLS context of its own); "" or why there is none.
     std::shared_ptr<net::HttpClient> client_for(const Credential& credential, bool stream, std::string& problem);
     ApiResult attempt(net::Request request, const std::function<bool(std::string_view)>* on_chunk,
-                      const net::CancelToken* cancel, Credential& used);
+                      const net::CancelToken* cancel, net::Delivery delivery, Credential& used);
 
     Connection connection_;
     ClientOptions options_;

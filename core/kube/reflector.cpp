@@ -155,7 +155,7 @@ Reflector::Outcome Reflector::list() {
                 }
                 return !stop_.load();
             },
-            &cancel_);
+            &cancel_, net::Delivery::in_large_pieces);
         if (stop_) return abort(Outcome::stopped);
         if (r.code == 410) {
             // The continue token or the resourceVersion is too old: a fresh, consistent list.

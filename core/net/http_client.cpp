@@ -149,7 +149,7 @@ Response HttpClient::send(const Request& request) {
 }
 
 Response HttpClient::stream(const Request& request, const std::function<bool(std::string_view)>& on_chunk,
-                            const CancelToken* cancel) {
+                            const CancelToken* cancel, Delivery delivery) {
     Response out;
     pplx::cancellation_token token = cancel ? cancel->state->source.get_token() : pplx::cancellation_token::none();
     try {
@@ -163,6 +163,13 @@ Response HttpClient::stream(const Request& request, const std::function<bool(std
             return out;
         }
         auto buf = response.body().streambuf();
+        if (delivery == Delivery::in_large_pieces) {
+            std::vector<char> piece(1 << 20);
+            // getn() waits for a full piece (or the end of the body): one wake-up per MiB.
+            while (size_t n = buf.getn(reinterpret_cast<uint8_t*>(piece.data()), piece.size()).get())
+                if (!on_chunk(std::string_view(piece.data(), n))) break;
+            return out;
+        }
         std::vector<char> chunk(1 << 16);
         for (;;) {
             // bumpc() waits for at least one byte; getn() then takes only what has arrived

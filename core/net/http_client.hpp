@@ -51,6 +51,11 @@ struct Request {
     std::string content_type;  // with a body
 };
 
+// How a streamed body reaches its callback: each piece as soon as it arrives (a watch: an event
+// must not wait for the next), or in pieces of 1 MiB (a LIST: the reader wakes once per MiB, not
+// once per network chunk — thread wake-ups were most of a LIST's client CPU).
+enum class Delivery { as_it_arrives, in_large_pieces };
+
 struct Response {
     Failure failure = Failure::none;
     std::string problem;  // the transport's message when failure is set
@@ -87,12 +92,12 @@ public:
     // One request, the whole body read.
     Response send(const Request& request);
 
-    // One request whose body is handed over as it arrives, chunk by chunk (a watch, a large
-    // LIST); `on_chunk` returns false to stop reading. Returns the status and headers (and a
-    // failure if the transport broke, before or during the body). For a status other than
-    // 2xx the body is read whole into Response::body, not streamed.
+    // One request whose body is handed over piece by piece (a watch, a large LIST); `on_chunk`
+    // returns false to stop reading. Returns the status and headers (and a failure if the
+    // transport broke, before or during the body). For a status other than 2xx the body is read
+    // whole into Response::body, not streamed.
     Response stream(const Request& request, const std::function<bool(std::string_view chunk)>& on_chunk,
-                    const CancelToken* cancel = nullptr);
+                    const CancelToken* cancel = nullptr, Delivery delivery = Delivery::as_it_arrives);
 
 private:
     struct Impl;
