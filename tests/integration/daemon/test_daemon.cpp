@@ -50,6 +50,21 @@ std::string lease_holder(FakeApiServer& server) {
     return "<none>";
 }
 
+bool has_leader(FakeApiServer& server) {
+    std::string holder = lease_holder(server);
+    return !holder.empty() && holder != "<none>";
+}
+
+// The hotspot cluster on a test server and one daemon on it ("a", with a-token).
+struct HotspotDaemon {
+    FakeApiServer server{with_tokens()};
+    ClusterActor actor{server};
+    bool loaded = (actor.load_hotspot(), true);  // before the daemon starts
+    int port = kd_test::free_port();
+    DaemonFiles files{server.url(), "a-token", port};
+    DaemonProcess daemon{files, "a"};
+};
+
 // The value of one sample of the Prometheus text exposition (-1 when absent).
 double sample(const std::string& text, const std::string& series) {
     std::istringstream in(text);
@@ -60,14 +75,7 @@ double sample(const std::string& text, const std::string& series) {
 
 }  // namespace
 
-TEST_CASE("run: the hotspot pod migrates end to end through the API server", "[daemon]") {
-    FakeApiServer server(with_tokens());
-    ClusterActor actor(server);
-    actor.load_hotspot();
-    int port = kd_test::free_port();
-    DaemonFiles files(server.url(), "a-token", port);
-    DaemonProcess daemon(files, "a");
-
+TEST_CASE_METHOD(HotspotDaemon, "run: the hotspot pod migrates end to end through the API server", "[daemon]") {
     REQUIRE(actor.until([&] { return any_job_in(actor, "Succeeded"); }, 60));
     auto all = server.requests();
 
@@ -188,7 +196,7 @@ TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over 
     int port_a = kd_test::free_port(), port_b = kd_test::free_port();
     DaemonFiles files_a(server.url(), "a-token", port_a), files_b(server.url(), "b-token", port_b);
     auto a = std::make_unique<DaemonProcess>(files_a, "a");
-    REQUIRE(actor.until([&] { return !lease_holder(server).empty() && lease_holder(server) != "<none>"; }, 20, false));
+    REQUIRE(actor.until([&] { return has_leader(server); }, 20, false));
     std::string holder_a = lease_holder(server);
     DaemonProcess b(files_b, "b");
 
@@ -232,23 +240,18 @@ TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over 
     CHECK(lease_holder(server).empty());
 }
 
-TEST_CASE("run: a leader that cannot renew its lease exits 3 soon after the renew deadline", "[daemon]") {
-    FakeApiServer server(with_tokens());
-    ClusterActor actor(server);
-    actor.load_hotspot();
-    int port = kd_test::free_port();
-    DaemonFiles files(server.url(), "a-token", port);
-    DaemonProcess a(files, "a");
-    REQUIRE(actor.until([&] { return !lease_holder(server).empty() && lease_holder(server) != "<none>"; }, 20, false));
+TEST_CASE_METHOD(HotspotDaemon, "run: a leader that cannot renew its lease exits 3 soon after the renew deadline",
+                 "[daemon]") {
+    REQUIRE(actor.until([&] { return has_leader(server); }, 20, false));
     // The API server refuses every renewal from now on (a partition, an overloaded server).
     server.faults(R"([{"method":"PUT","path":"/apis/coordination.k8s.io/v1/namespaces/koordinator-system/leases/",
                        "times":0,"action":{"type":"status","code":500}}])");
     auto cut = std::chrono::steady_clock::now();
-    int code = a.wait(20);
+    int code = daemon.wait(20);
     CHECK(code == 3);
     // renewDeadline is 2 s; each failed renewal is retried by the client for a few seconds more.
     CHECK(std::chrono::steady_clock::now() - cut < std::chrono::seconds(15));
-    CHECK_THAT(a.log(), Catch::Contains("lost the lease koordinator-system/koord-descheduler"));
+    CHECK_THAT(daemon.log(), Catch::Contains("lost the lease koordinator-system/koord-descheduler"));
 }
 
 TEST_CASE("run: a server that cannot be reached is exit code 3 after the sync wait, a bad kubeconfig exit 1",
