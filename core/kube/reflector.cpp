@@ -98,12 +98,18 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
             stats_.listed = true;
         }
         set_error(what + " is not served by the API server (404)");
-        if (!reported_)
+        // Only Koordinator's kinds name what needs them; a built-in kind missing is a server problem.
+        if (!reported_ && !resource_.needed_by.empty())
             spdlog::warn(
                 "{} is not served by the API server (HTTP 404: {}); {} has no data until it is "
                 "(install Koordinator's CRDs); kdesched goes on without it and checks again",
-                what, r.status.message,
-                resource_.needed_by.empty() ? std::string("kdesched") : std::string(resource_.needed_by));
+                what, r.status.message, resource_.needed_by);
+        else if (!reported_)
+            spdlog::warn(
+                "{} is not served by the API server (HTTP 404: {}): a built-in kind every Kubernetes API server "
+                "serves — check that the kubeconfig points at one (and its URL path); kdesched reads it as empty "
+                "and checks again",
+                what, r.status.message);
         reported_ = true;
         return Outcome::retry;
     }

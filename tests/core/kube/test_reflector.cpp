@@ -294,3 +294,18 @@ TEST_CASE(
     CHECK(logs.find("is not served") == logs.rfind("is not served"));
     CHECK(logs.find("forbidden: GET") == logs.rfind("forbidden: GET"));
 }
+
+TEST_CASE("reflectors: a built-in kind not served points at the server, not at Koordinator's CRDs",
+          "[kube][reflector]") {
+    FakeApiServer server;
+    server.settings(R"({"not_served":[{"group":"","resource":"replicationcontrollers"}]})");
+    server.load(pods(0, 1));
+    Live live(server);
+    REQUIRE(live.until([&] { return live.sync->not_synced(live.feeder).empty(); }));
+    CHECK(live.reflector(ObjectKind::replication_controller).stats().not_served);
+    std::string logs = live.log_text();
+    CHECK_THAT(logs, Catch::Contains("ReplicationController (/api/v1/replicationcontrollers) is not served by the API "
+                                     "server (HTTP 404") &&
+                         Catch::Contains("a built-in kind every Kubernetes API server serves"));
+    CHECK_THAT(logs, !Catch::Contains("install Koordinator's CRDs"));
+}
