@@ -1,5 +1,6 @@
 #include "daemon/metrics.hpp"
 
+#include "kube/request_attributes.hpp"
 #include "kube/resources.hpp"
 
 #include <prometheus/text_serializer.h>
@@ -44,35 +45,9 @@ double resident_bytes() {
 }  // namespace
 
 std::pair<std::string, std::string> verb_and_resource(const kube::RequestRecord& r) {
-    std::string path = r.target.substr(0, r.target.find('?'));
-    const bool watch =
-        r.target.find("watch=true") != std::string::npos || r.target.find("watch=1") != std::string::npos;
-    // /api/v1/[namespaces/<ns>/]<resource>[/<name>[/<sub>]], /apis/<g>/<v>/… the same.
-    std::vector<std::string> parts;
-    for (size_t i = 1, j; i <= path.size(); i = j + 1) {
-        j = path.find('/', i);
-        if (j == std::string::npos) j = path.size();
-        if (j > i) parts.push_back(path.substr(i, j - i));
-    }
-    size_t at = parts.size() >= 1 && parts[0] == "api" ? 2 : 3;
-    if (parts.size() > at + 1 && parts[at] == "namespaces" && parts.size() > at + 2) at += 2;
-    std::string resource = parts.size() > at ? parts[at] : "";
-    bool named = parts.size() > at + 1;
-    if (parts.size() > at + 2) resource += "/" + parts[at + 2];
-    std::string verb;
-    if (r.method == "GET")
-        verb = watch ? "watch" : named ? "get" : "list";
-    else if (r.method == "POST")
-        verb = "create";
-    else if (r.method == "PUT")
-        verb = "update";
-    else if (r.method == "PATCH")
-        verb = "patch";
-    else if (r.method == "DELETE")
-        verb = "delete";
-    else
-        verb = r.method;
-    return {verb, resource};
+    auto a = kube::request_attributes(r.method, r.target);
+    if (!a) return {"get", ""};  // discovery (/apis/policy/v1) and other non-resource paths
+    return {a->verb, a->resource};
 }
 
 DaemonMetrics::DaemonMetrics(std::string lease_name)

@@ -6,28 +6,23 @@ namespace kd::core::kube {
 
 namespace {
 
-std::vector<std::string_view> split_path(std::string_view path) {
+// The non-empty pieces of `text` between `separator`s.
+std::vector<std::string_view> split(std::string_view text, char separator) {
     std::vector<std::string_view> parts;
-    while (!path.empty()) {
-        auto slash = path.find('/');
-        std::string_view part = path.substr(0, slash);
+    while (!text.empty()) {
+        auto at = text.find(separator);
+        std::string_view part = text.substr(0, at);
         if (!part.empty()) parts.push_back(part);
-        if (slash == std::string_view::npos) break;
-        path.remove_prefix(slash + 1);
+        if (at == std::string_view::npos) break;
+        text.remove_prefix(at + 1);
     }
     return parts;
 }
 
 // `watch=true` or `watch=1` in the query makes a GET a watch (as the API server reads it).
 bool is_watch(std::string_view query) {
-    size_t at = 0;
-    while (at <= query.size()) {
-        size_t amp = query.find('&', at);
-        std::string_view param = query.substr(at, amp == std::string_view::npos ? std::string_view::npos : amp - at);
+    for (std::string_view param : split(query, '&'))
         if (param == "watch=true" || param == "watch=1") return true;
-        if (amp == std::string_view::npos) break;
-        at = amp + 1;
-    }
     return false;
 }
 
@@ -40,7 +35,7 @@ std::string RequestAttributes::rule() const {
 std::optional<RequestAttributes> request_attributes(std::string_view method, std::string_view target) {
     std::string_view path = target.substr(0, target.find('?'));
     std::string_view query = path.size() < target.size() ? target.substr(path.size() + 1) : std::string_view();
-    std::vector<std::string_view> parts = split_path(path);
+    std::vector<std::string_view> parts = split(path, '/');
     RequestAttributes a;
     size_t i = 0;
     if (parts.size() >= 3 && parts[0] == "api") {  // /api/v1/…

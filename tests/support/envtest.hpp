@@ -28,6 +28,11 @@ public:
                       << not_checked << " was not checked against a real API server\n";
             return nullptr;
         }
+        if (!std::ifstream(std::string(dir) + "/start.sh").good()) {
+            std::cout << "SKIPPED: KDESCHED_ENVTEST (" << dir << ") has no start.sh (../shared/envtest), so "
+                      << not_checked << " was not checked against a real API server\n";
+            return nullptr;
+        }
         if (crds().empty() || !std::ifstream(crds() + "/.").good()) {
             std::cout << "SKIPPED: KDESCHED_KOORDINATOR_CRDS does not name Koordinator's CRD folder "
                          "(../shared/koordinator-data/crds), so "
