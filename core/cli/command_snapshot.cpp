@@ -16,7 +16,7 @@ namespace kd::cli {
 int run_snapshot(const SnapshotOptions& opts) {
     try {
         core::DeschedulerConfiguration cfg = load_config(opts.config);
-        auto client = connect(opts.cluster, cfg);
+        auto client = connect(opts.cluster, cfg, Encodings::json_only);
         // Written next to the target, then renamed: a failed run leaves no half file.
         std::string tmp = opts.output.empty() ? "" : opts.output + ".partial";
         std::ofstream file;

@@ -7,8 +7,8 @@
 
 namespace kd::cli {
 
-std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options,
-                                               const core::DeschedulerConfiguration& cfg) {
+std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options, const core::DeschedulerConfiguration& cfg,
+                                               Encodings encodings) {
     core::kube::Connection connection =
         core::kube::load_connection({options.kubeconfig, options.context, cfg.clientConnection.kubeconfig});
     for (const auto& w : connection.warnings) spdlog::warn("{}", w);
@@ -16,6 +16,12 @@ std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options,
     core::kube::ClientOptions client;
     client.qps = cfg.clientConnection.qps;
     client.burst = cfg.clientConnection.burst;
+    // client-go's rule: Accept is acceptContentTypes, else contentType.
+    const auto& cc = cfg.clientConnection;
+    client.accept = encodings == Encodings::json_only ? "application/json"
+                    : !cc.acceptContentTypes.empty()  ? cc.acceptContentTypes
+                    : !cc.contentType.empty()         ? cc.contentType
+                                                      : "application/json";
     return std::make_unique<core::kube::ApiClient>(std::move(connection), client);
 }
 

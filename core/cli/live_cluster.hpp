@@ -19,10 +19,14 @@ struct ClusterOptions {
     bool given() const { return !kubeconfig.empty() || !context.empty(); }
 };
 
+// Which encodings reflectors ask for: the profile's clientConnection (protobuf first, by
+// default), or JSON only (`snapshot` writes the JSON objects it receives).
+enum class Encodings { from_profile, json_only };
+
 // The API client for the profile's clientConnection and the options; says the connection's
 // warnings. Throws core::Error (exit code 1) for a kubeconfig that cannot be used.
-std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options,
-                                               const core::DeschedulerConfiguration& cfg);
+std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options, const core::DeschedulerConfiguration& cfg,
+                                               Encodings encodings = Encodings::from_profile);
 
 // Lists every kind once into `consume`; returns "" or why the cluster could not be read (exit 3).
 std::string read_cluster_once(core::kube::ApiClient& client,

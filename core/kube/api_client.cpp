@@ -1,5 +1,7 @@
 #include "kube/api_client.hpp"
 
+#include "cluster/decode/protobuf_wire.hpp"
+#include "kube/protobuf_stream.hpp"
 #include "kube/request_attributes.hpp"
 
 #include "error.hpp"
@@ -65,6 +67,8 @@ std::string reason_phrase(int code) {
 
 ApiStatus parse_status(const std::string& body) {
     ApiStatus s;
+    decode::Envelope envelope;  // a protobuf Status (an answer to Accept: …protobuf)
+    if (decode::unwrap_envelope(body, envelope)) return envelope.kind == "Status" ? read_protobuf_status(envelope.raw).status : s;
     rapidjson::Document d;
     d.Parse(body.data(), body.size());
     if (d.HasParseError() || !d.IsObject()) return s;

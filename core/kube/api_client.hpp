@@ -50,6 +50,9 @@ struct ClientOptions {
     std::chrono::milliseconds stream_timeout{std::chrono::seconds(90)};
     int max_attempts = 5;  // a retried request, all attempts
     std::chrono::milliseconds backoff_base{200}, backoff_cap{std::chrono::seconds(10)};
+    // The Accept header of reflectors' LIST and WATCH of built-in kinds (clientConnection.
+    // acceptContentTypes, else contentType); custom resources are always read as JSON.
+    std::string accept = "application/json";
     // Refuse a request whose verb is not in api_verbs() (off only for tests that play another party).
     bool declared_only = true;
 };
@@ -88,6 +91,7 @@ public:
                      const net::CancelToken* cancel = nullptr, net::Delivery delivery = net::Delivery::as_it_arrives);
 
     const Connection& connection() const { return connection_; }
+    const ClientOptions& options() const { return options_; }
     Credentials& credentials() { return credentials_; }
     void set_observer(std::function<void(const RequestRecord&)> observer) { observer_ = std::move(observer); }
     // The wait before attempt `attempt` + 1 (exponential, capped, with jitter).

@@ -2,6 +2,19 @@
 
 namespace kd::core::kube {
 
+void Change::add(std::string_view object, Encoding e) {
+    if (count == 0) encoding = e;
+    if (encoding == Encoding::protobuf) {
+        auto n = static_cast<uint32_t>(object.size());
+        objects.append(reinterpret_cast<const char*>(&n), sizeof n);
+        objects.append(object);
+    } else {
+        objects.append(object);
+        objects.push_back('\0');
+    }
+    ++count;
+}
+
 bool ChangeQueue::push(Change change) {
     std::unique_lock lock(mutex_);
     // One change alone may exceed the bound (a big object): it waits for an empty queue.

@@ -8,13 +8,19 @@
 #include "cluster/object_kind.hpp"
 
 #include <condition_variable>
+#include <cstdint>
+#include <cstring>
 #include <cstddef>
 #include <deque>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kd::core::kube {
+
+// How the server encoded what it sent (it answers protobuf for built-in kinds when asked).
+enum class Encoding : unsigned char { json, protobuf };
 
 struct Change {
     enum class Type {
@@ -27,9 +33,34 @@ struct Change {
     };
     Type type;
     ObjectKind kind;
-    std::string objects;           // JSON objects, each followed by '\\0' (decoded in place)
+    // JSON objects each followed by '\\0' (decoded in place), or protobuf messages each after its
+    // length (4 bytes, host order): use add() and for_each().
+    std::string objects;
     size_t count = 0;              // objects in `objects`
     std::string resource_version;  // list_done: the list's
+    Encoding encoding = Encoding::json;
+
+    // Appends one object (the first sets the encoding; a change holds one encoding).
+    void add(std::string_view object, Encoding e);
+    // Calls f(char* data, size_t size) for each object in order (JSON: data[size] is '\\0').
+    template <class F>
+    void for_each(F&& f) {
+        char* p = objects.data();
+        char* end = p + objects.size();
+        while (p < end) {
+            uint32_t n;
+            if (encoding == Encoding::protobuf) {
+                std::memcpy(&n, p, sizeof n);
+                p += sizeof n;
+                f(p, size_t(n));
+                p += n;
+            } else {
+                size_t len = std::strlen(p);
+                f(p, len);
+                p += len + 1;
+            }
+        }
+    }
 };
 
 class ChangeQueue {

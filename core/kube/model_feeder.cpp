@@ -2,7 +2,6 @@
 
 #include "kube/resources.hpp"
 
-#include <cstring>
 
 namespace kd::core::kube {
 
@@ -47,18 +46,16 @@ std::string origin(const char* what, ObjectKind kind) {
 
 size_t ModelFeeder::decode_each(Change& change, ApiObjectDecoder& decoder) {
     size_t applied = 0;
-    char* p = change.objects.data();
-    char* end = p + change.objects.size();
-    while (p < end) {
-        size_t n = std::strlen(p);  // each object is followed by its '\0'
-        if (auto problem = decoder.decode(p, n)) {
+    change.for_each([&](char* data, size_t size) {
+        auto problem = change.encoding == Encoding::protobuf ? decoder.decode_protobuf(std::string_view(data, size))
+                                                             : decoder.decode(data, size);
+        if (problem) {
             ++state(change.kind).counters.problems;
             messages_.push_back("skipped an object the API server sent: " + *problem);
         } else {
             ++applied;
         }
-        p += n + 1;
-    }
+    });
     return applied;
 }
 

@@ -1,8 +1,7 @@
 #include "kube/reflector.hpp"
 
-#include "kube/json_stream.hpp"
+#include "kube/response_splitters.hpp"
 
-#include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -29,15 +28,6 @@ std::string query_escape(std::string_view s) {
     return out;
 }
 
-// The code of an ERROR event's Status object (0 when it has none).
-int status_code(std::string_view object) {
-    rapidjson::Document d;
-    d.Parse(object.data(), object.size());
-    if (d.HasParseError() || !d.IsObject()) return 0;
-    auto it = d.FindMember("code");
-    return it != d.MemberEnd() && it->value.IsInt() ? it->value.GetInt() : 0;
-}
-
 }  // namespace
 
 Reflector::Reflector(ApiClient& client, ObjectKind kind, ChangeQueue& queue, ReflectorOptions options)
@@ -61,6 +51,13 @@ void Reflector::stop() {
     cancel_.cancel();
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+}
+
+std::string Reflector::accept() const {
+    // Custom resources are served as JSON only; built-in kinds in what the profile asks for.
+    const std::string& accept = client_.options().accept;
+    if (resource_.custom || accept.empty()) return "application/json";
+    return accept;
 }
 
 std::string Reflector::last_error() const {
@@ -93,8 +90,8 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
         stats_.not_served = true;
         // An empty, synced kind: the plugins that need it see none rather than waiting forever.
         if (!stats_.listed) {
-            queue_.push({Change::Type::list_start, kind_, {}, 0, {}});
-            queue_.push({Change::Type::list_done, kind_, {}, 0, {}});
+            queue_.push({Change::Type::list_start, kind_, {}, 0, {}, Encoding::json});
+            queue_.push({Change::Type::list_done, kind_, {}, 0, {}, Encoding::json});
             stats_.listed = true;
         }
         set_error(what + " is not served by the API server (404)");
@@ -124,17 +121,15 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
 }
 
 Reflector::Outcome Reflector::list() {
-    queue_.push({Change::Type::list_start, kind_, {}, 0, {}});
-    std::string batch, cont, rv;
-    size_t count = 0;
+    queue_.push({Change::Type::list_start, kind_, {}, 0, {}, Encoding::json});
+    Change batch{Change::Type::list_items, kind_, {}, 0, {}, Encoding::json};
+    std::string cont, rv;
     auto flush = [&] {
-        if (count == 0) return;
-        queue_.push({Change::Type::list_items, kind_, std::move(batch), count, {}});
-        batch.clear();
-        count = 0;
+        if (batch.count == 0) return;
+        queue_.push(std::exchange(batch, Change{Change::Type::list_items, kind_, {}, 0, {}, Encoding::json}));
     };
     auto abort = [&](Outcome o) {
-        queue_.push({Change::Type::list_abort, kind_, {}, 0, {}});
+        queue_.push({Change::Type::list_abort, kind_, {}, 0, {}, Encoding::json});
         return o;
     };
     for (;;) {
@@ -144,13 +139,13 @@ Reflector::Outcome Reflector::list() {
         else if (!list_from_.empty())
             target += "&resourceVersion=" + query_escape(list_from_);
         std::string malformed;
-        ListSplitter splitter([&](std::string_view item) {
-            batch.append(item);
-            batch.push_back('\0');
-            if (++count, batch.size() >= options_.batch_bytes) flush();
+        ListBodySplitter splitter([&](std::string_view item, Encoding e) {
+            if (batch.count > 0 && batch.encoding != e) flush();
+            batch.add(item, e);
+            if (batch.objects.size() >= options_.batch_bytes) flush();
         });
-        ApiResult r = client_.stream(
-            {"GET", target, {{"Accept", "application/json"}}, "", ""},
+    ApiResult r = client_.stream(
+            {"GET", target, {{"Accept", accept()}}, "", ""},
             [&](std::string_view chunk) {
                 stats_.bytes += chunk.size();
                 try {
@@ -181,7 +176,7 @@ Reflector::Outcome Reflector::list() {
         cont = splitter.continue_token();
         if (cont.empty()) break;
     }
-    queue_.push({Change::Type::list_done, kind_, {}, 0, rv});
+    queue_.push({Change::Type::list_done, kind_, {}, 0, rv, Encoding::json});
     resource_version_ = rv;
     list_from_ = rv;
     ++stats_.lists;
@@ -199,36 +194,35 @@ Reflector::Outcome Reflector::watch() {
                          "?watch=1&allowWatchBookmarks=true&resourceVersion=" + query_escape(resource_version_) +
                          "&timeoutSeconds=" + std::to_string(timeout);
     ++stats_.watches;
-    Change pending{Change::Type::upsert, kind_, {}, 0, {}};
+    Change pending{Change::Type::upsert, kind_, {}, 0, {}, Encoding::json};
     auto flush = [&] {
         if (pending.count == 0) return;
-        queue_.push(std::move(pending));
-        pending = Change{Change::Type::upsert, kind_, {}, 0, {}};
+        queue_.push(std::exchange(pending, Change{Change::Type::upsert, kind_, {}, 0, {}, Encoding::json}));
     };
     bool gone = false;
     std::string malformed, error_event;
-    WatchSplitter splitter([&](const WatchEvent& e) {
+    WatchStreamSplitter splitter([&](const WatchEvent& e, Encoding encoding) {
         ++stats_.events;
         if (e.type == "BOOKMARK") {
             if (!e.resource_version.empty()) resource_version_ = e.resource_version;
             return;
         }
         if (e.type == "ERROR") {
-            int code = status_code(e.object);
+            int code = error_event_code(e.object, encoding);
             if (code == 410) gone = true;
-            error_event = "watch " + resource_.collection_path() + ": ERROR event " + std::string(e.object);
+            error_event = "watch " + resource_.collection_path() + ": ERROR event " +
+                          (encoding == Encoding::json ? std::string(e.object)
+                                                      : read_protobuf_status(e.object).status.message);
             return;
         }
         Change::Type type = e.type == "DELETED" ? Change::Type::remove : Change::Type::upsert;
-        if (pending.type != type) flush();
+        if (pending.type != type || (pending.count > 0 && pending.encoding != encoding)) flush();
         pending.type = type;
-        pending.objects.append(e.object);
-        pending.objects.push_back('\0');
-        ++pending.count;
+        pending.add(e.object, encoding);
         if (!e.resource_version.empty()) resource_version_ = e.resource_version;
     });
     ApiResult r = client_.stream(
-        {"GET", target, {{"Accept", "application/json"}}, "", ""},
+        {"GET", target, {{"Accept", accept()}}, "", ""},
         [&](std::string_view chunk) {
             stats_.bytes += chunk.size();
             try {

@@ -6,6 +6,10 @@
 // other failures back off with jitter; a stream silent past the stream timeout is dropped and
 // resumed. What it receives goes, as bytes, to the ChangeQueue; it never touches the model.
 //
+// Built-in kinds are asked for in the encodings of clientConnection.acceptContentTypes (protobuf
+// first by default), custom resources as JSON (the only encoding the server has for them); what
+// arrives is read in whichever encoding the server chose.
+//
 // A kind the server does not serve (404: a CRD not installed) is reported once, naming what needs
 // it, and counts as synced and empty; a 403 names the RBAC rule that is missing. Both are retried.
 #pragma once
@@ -71,6 +75,8 @@ private:
     Outcome failed(const ApiResult& r, const char* verb);
     bool wait(std::chrono::milliseconds d);  // false when stopped
     std::chrono::milliseconds next_backoff();
+    // The Accept header of its LIST and WATCH requests.
+    std::string accept() const;
     void set_error(std::string e);
 
     ApiClient& client_;

@@ -5,26 +5,26 @@ namespace kd::core::kube {
 namespace {
 
 const std::vector<ApiResource> kResources = {
-    {"", "v1", "nodes", "Node", false, ""},
-    {"", "v1", "pods", "Pod", true, ""},
+    {"", "v1", "nodes", "Node", false, "", false},
+    {"", "v1", "pods", "Pod", true, "", false},
     {"slo.koordinator.sh", "v1alpha1", "nodemetrics", "NodeMetric", false,
-     "LowNodeLoad (node usage comes from koordlet's NodeMetrics)"},
-    {"apps", "v1", "replicasets", "ReplicaSet", true, ""},
-    {"apps", "v1", "deployments", "Deployment", true, ""},
-    {"apps", "v1", "statefulsets", "StatefulSet", true, ""},
-    {"batch", "v1", "jobs", "Job", true, ""},
-    {"apps", "v1", "daemonsets", "DaemonSet", true, ""},
-    {"", "v1", "replicationcontrollers", "ReplicationController", true, ""},
-    {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, ""},
-    {"", "v1", "namespaces", "Namespace", false, ""},
+     "LowNodeLoad (node usage comes from koordlet's NodeMetrics)", true},
+    {"apps", "v1", "replicasets", "ReplicaSet", true, "", false},
+    {"apps", "v1", "deployments", "Deployment", true, "", false},
+    {"apps", "v1", "statefulsets", "StatefulSet", true, "", false},
+    {"batch", "v1", "jobs", "Job", true, "", false},
+    {"apps", "v1", "daemonsets", "DaemonSet", true, "", false},
+    {"", "v1", "replicationcontrollers", "ReplicationController", true, "", false},
+    {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, "", false},
+    {"", "v1", "namespaces", "Namespace", false, "", false},
     {"scheduling.koordinator.sh", "v1alpha1", "podmigrationjobs", "PodMigrationJob", false,
-     "MigrationController (Koordinator's PodMigrationJob CRD)"},
+     "MigrationController (Koordinator's PodMigrationJob CRD)", true},
     {"scheduling.koordinator.sh", "v1alpha1", "reservations", "Reservation", false,
-     "MigrationController (Koordinator's Reservation CRD)"},
+     "MigrationController (Koordinator's Reservation CRD)", true},
 };
 
 // Secrets are read one at a time (the Pod Picker's secretKeyRef), never listed.
-const ApiResource kSecrets{"", "v1", "secrets", "Secret", true, "the Pod Picker's secretKeyRef headers"};
+const ApiResource kSecrets{"", "v1", "secrets", "Secret", true, "the Pod Picker's secretKeyRef headers", false};
 
 const std::vector<ApiVerb> kVerbs = [] {
     constexpr Grant cluster = Grant::cluster_role;

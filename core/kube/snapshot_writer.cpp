@@ -1,11 +1,11 @@
 #include "kube/snapshot_writer.hpp"
 
+#include "error.hpp"
 #include "kube/resources.hpp"
 #include "text/json_writer.hpp"
 
 #include <rapidjson/document.h>
 
-#include <cstring>
 
 namespace kd::core::kube {
 
@@ -49,14 +49,13 @@ void SnapshotWriter::consume(std::vector<Change>& changes) {
                 break;
             case Change::Type::list_items: {
                 const ApiResource& res = resource_of(c.kind);
-                char* p = c.objects.data();
-                char* end = p + c.objects.size();
-                while (p < end) {
-                    size_t n = std::strlen(p);
+                if (c.encoding != Encoding::json)
+                    throw Error("LIST " + res.collection_path(), "the API server answered protobuf to a JSON request",
+                                "report this as a bug");
+                c.for_each([&](char* p, size_t) {
                     std::string obj = snapshot_form(p, res);
                     if (!obj.empty()) pending_[k].push_back(std::move(obj));
-                    p += n + 1;
-                }
+                });
                 break;
             }
             case Change::Type::list_done:

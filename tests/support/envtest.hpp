@@ -51,8 +51,10 @@ public:
         const char* c = std::getenv("KDESCHED_KOORDINATOR_CRDS");
         return c ? c : "";
     }
-    std::unique_ptr<kd::core::kube::ApiClient> client() const {
+    // `accept`: the encodings reflectors ask for (kdesched's default: protobuf, then JSON).
+    std::unique_ptr<kd::core::kube::ApiClient> client(std::string accept = "application/json") const {
         kd::core::kube::ClientOptions o;
+        o.accept = std::move(accept);
         o.qps = 0;                // no client-side limit in tests
         o.declared_only = false;  // the test plays the cluster's admin and controllers
         return std::make_unique<kd::core::kube::ApiClient>(kd::core::kube::read_kubeconfig({kubeconfig_}, ""), o);

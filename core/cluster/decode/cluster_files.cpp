@@ -3,6 +3,7 @@
 
 #include "cluster/decode/file_context.hpp"
 #include "cluster/decode/json_input.hpp"
+#include "cluster/decode/protobuf_input.hpp"
 #include "cluster/decode/yaml_input.hpp"
 #include "error.hpp"
 
@@ -220,6 +221,15 @@ ApiObjectDecoder::~ApiObjectDecoder() = default;
 std::optional<std::string> ApiObjectDecoder::decode(char* text, size_t size) {
     try {
         decode::decode_json(text, size, *ctx_, item_kind_, item_api_);
+    } catch (const Error& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> ApiObjectDecoder::decode_protobuf(std::string_view message) {
+    try {
+        decode::decode_protobuf(message, *ctx_, item_kind_, item_api_);
     } catch (const Error& e) {
         return std::string(e.what());
     }

@@ -46,12 +46,13 @@ LoadReport load_cluster_files(const std::vector<std::filesystem::path>& files_or
 // if any, picks the format.
 LoadReport load_cluster_text(std::string_view text, const std::string& origin, ObjectSink& sink);
 
-// Decodes JSON objects the API server sent — a watch event's object, the items of a LIST — in
-// place (the text is overwritten; text[size] must be '\0'), one call at a time into one sink,
-// keeping its buffers between calls. Objects without kind and apiVersion (a LIST's items) are
-// `item_kind` / `item_api`. Never throws for bad input: decode() returns the first problem
-// (naming `origin` and the object) after handing the good objects before it to the sink, so one
-// bad object is logged and skipped, never fatal.
+// Decodes objects the API server sent — a watch event's object, the items of a LIST — one call at
+// a time into one sink, keeping its buffers between calls. JSON is decoded in place (the text is
+// overwritten; text[size] must be '\0'); objects without kind and apiVersion (a LIST's items) are
+// `item_kind` / `item_api`. Protobuf messages (the object without its envelope) are always of
+// `item_kind`. Never throws for bad input: decode() returns the first problem (naming `origin`
+// and the object) after handing the good objects before it to the sink, so one bad object is
+// logged and skipped, never fatal.
 namespace decode {
 class FileContext;
 }
@@ -60,6 +61,7 @@ public:
     ApiObjectDecoder(std::string origin, std::string item_kind, std::string item_api, ObjectSink& sink);
     ~ApiObjectDecoder();
     std::optional<std::string> decode(char* text, size_t size);
+    std::optional<std::string> decode_protobuf(std::string_view message);
 
 private:
     std::string item_kind_, item_api_;

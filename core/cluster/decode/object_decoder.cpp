@@ -751,9 +751,7 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
                 fail("invalid timestamp " + quoted(v), "use RFC 3339, e.g. \"2024-05-01T12:00:00Z\"");
                 return true;
             }
-            if (slot == Slot::created) meta_->creation_ms = *ms;
-            if (slot == Slot::deleted) meta_->deleting = true;
-            if (slot == Slot::nm_update_time) metric_.update_ms = *ms;
+            set_time(slot, *ms);
             return true;
         }
         case Slot::owner_api_version:
@@ -858,6 +856,27 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             return true;
         default:
             return wrong_type(slot, "a string");
+    }
+}
+
+void ObjectDecoder::set_time(Slot slot, int64_t unix_ms) {
+    if (slot == Slot::created) meta_->creation_ms = unix_ms;
+    if (slot == Slot::deleted) meta_->deleting = true;
+    if (slot == Slot::nm_update_time) metric_.update_ms = unix_ms;
+}
+
+bool ObjectDecoder::Timestamp(int64_t unix_ms) {
+    if (skip_) return true;
+    switch (Slot slot = take_slot()) {
+        case Slot::skip:
+            return true;
+        case Slot::created:
+        case Slot::deleted:
+        case Slot::nm_update_time:
+            set_time(slot, unix_ms);
+            return true;
+        default:
+            return wrong_type(slot, "a timestamp");
     }
 }
 

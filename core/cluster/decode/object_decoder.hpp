@@ -57,6 +57,9 @@ public:
     bool EndObject(SizeType);
     bool StartArray();
     bool EndArray(SizeType);
+    // A timestamp already read as a number (protobuf's metav1.Time): what String() does with the
+    // RFC 3339 text of one.
+    bool Timestamp(int64_t unix_ms);
 
     // What a value is: the context of an object or list, or the field a scalar goes to.
     enum class Slot : unsigned char;
@@ -79,6 +82,7 @@ private:
     bool string_value(Slot slot, std::string_view v);
     bool integer(int64_t v);
     bool set_int32(Slot slot, int64_t v);
+    void set_time(Slot slot, int64_t unix_ms);
     // The PodDisruptionBudget field of slot min_available or max_unavailable.
     std::optional<kd::IntOrString>& pdb_bound(Slot slot);
     void quantity(std::string_view key, std::string_view text);

@@ -1,13 +1,15 @@
 // Against a real kube-apiserver (../shared/envtest, when KDESCHED_ENVTEST names it; skipped
 // otherwise): Koordinator's CRDs installed, the hotspot example's objects created, then
 // `kdesched snapshot` and `kdesched simulate --kubeconfig` read them exactly — the same model and
-// the same decisions as the snapshot file — and watch changes reach the model.
+// the same decisions as the snapshot file — and watch changes reach the model; in protobuf (what
+// kdesched asks for first for built-in kinds) exactly as in JSON.
 #include "api_loader.hpp"
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 #include "crd_installer.hpp"
 #include "envtest.hpp"
 #include "kube/cluster_sync.hpp"
+#include "recording_sink.hpp"
 #include "run_command.hpp"
 
 #include <kdesched/view.hpp>
@@ -17,6 +19,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <filesystem>
 #include <thread>
 
@@ -127,10 +131,51 @@ TEST_CASE("simulate --kubeconfig decides on the live cluster as on its snapshot 
     CHECK(decisions(live) == decisions(file));
 }
 
+TEST_CASE("a protobuf LIST gives exactly the objects of a JSON LIST", "[envtest]") {
+    kd_test::Envtest* env = loaded("protobuf vs JSON on a real API server");
+    if (!env) return;
+    // Every object of every kind, as drafts' canonical text, and which encodings arrived.
+    auto read_all = [&](const std::string& accept, std::set<std::string>& encodings) {
+        auto client = env->client(accept);
+        kd::test::RecordingSink sink;
+        std::map<ObjectKind, std::unique_ptr<ApiObjectDecoder>> decoders;
+        kube::ClusterSync sync(*client);
+        auto failures = sync.list_once([&](std::vector<kube::Change>& changes) {
+            for (auto& c : changes) {
+                if (c.type != kube::Change::Type::list_items) continue;
+                const auto& res = kube::resource_of(c.kind);
+                auto& d = decoders[c.kind];
+                if (!d) d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
+                encodings.insert(std::string(res.kind) + (c.encoding == kube::Encoding::protobuf ? " protobuf" : " json"));
+                c.for_each([&](char* data, size_t size) {
+                    auto problem = c.encoding == kube::Encoding::protobuf ? d->decode_protobuf({data, size})
+                                                                          : d->decode(data, size);
+                    CHECK_FALSE(problem);
+                });
+            }
+        });
+        REQUIRE(failures.empty());
+        std::sort(sink.texts.begin(), sink.texts.end());
+        return sink.texts;
+    };
+    std::set<std::string> json_encodings, pb_encodings;
+    auto json = read_all("application/json", json_encodings);
+    auto pb = read_all("application/vnd.kubernetes.protobuf,application/json", pb_encodings);
+    REQUIRE(json.size() > 30);
+    CHECK(pb == json);
+    // Built-in kinds came as protobuf, Koordinator's CRDs as JSON.
+    CHECK(pb_encodings.count("Pod protobuf"));
+    CHECK(pb_encodings.count("Node protobuf"));
+    CHECK(pb_encodings.count("NodeMetric json"));
+    CHECK_FALSE(json_encodings.count("Pod protobuf"));
+}
+
 TEST_CASE("watched changes reach the model: added, modified, deleted", "[envtest]") {
     kd_test::Envtest* env = loaded("watching a real API server");
     if (!env) return;
-    auto client = env->client();
+    const std::string accept = GENERATE(as<std::string>{}, "application/json", "application/vnd.kubernetes.protobuf");
+    INFO("Accept: " << accept);
+    auto client = env->client(accept);
     kube::ReflectorOptions options;
     options.watch_timeout_min = options.watch_timeout_max = std::chrono::seconds(30);
     kube::ClusterSync sync(*client, options);

@@ -1,0 +1,214 @@
+// Kubernetes protobuf, read as a real kube-apiserver (v1.32) wrote it: tests/data/protobuf holds,
+// for every built-in kind kdesched reads, the server's JSON and protobuf answers to the same LIST
+// (and the same watch), made by tools/protobuf-fixtures.sh from objects.yaml. Both encodings
+// must give exactly the same drafts, whatever the chunk boundaries of the body.
+#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/protobuf_wire.hpp"
+#include "kube/response_splitters.hpp"
+#include "recording_sink.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace kd::core;
+using namespace kd::core::kube;
+
+namespace {
+
+std::string read(const std::string& name) {
+    std::ifstream in(std::string(KD_PROTOBUF_DATA_DIR) + "/" + name, std::ios::binary);
+    REQUIRE(in);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct Kind {
+    const char* file;
+    const char* kind;
+    const char* api;
+};
+const Kind kKinds[] = {
+    {"nodes", "Node", "v1"},
+    {"pods", "Pod", "v1"},
+    {"namespaces", "Namespace", "v1"},
+    {"replicasets", "ReplicaSet", "apps/v1"},
+    {"deployments", "Deployment", "apps/v1"},
+    {"statefulsets", "StatefulSet", "apps/v1"},
+    {"jobs", "Job", "batch/v1"},
+    {"daemonsets", "DaemonSet", "apps/v1"},
+    {"replicationcontrollers", "ReplicationController", "v1"},
+    {"poddisruptionbudgets", "PodDisruptionBudget", "policy/v1"},
+};
+
+// The canonical texts of the JSON LIST's objects.
+std::vector<std::string> from_json(const Kind& k) {
+    kd::test::RecordingSink sink;
+    load_cluster_text(read(std::string(k.file) + ".json"), std::string(k.file) + ".json", sink);
+    return sink.texts;
+}
+
+// The same from the protobuf LIST, fed in pieces of `chunk` bytes.
+std::vector<std::string> from_protobuf(const Kind& k, size_t chunk, std::string* rv = nullptr) {
+    kd::test::RecordingSink sink;
+    ApiObjectDecoder decoder(std::string(k.file) + ".pb", k.kind, k.api, sink);
+    std::vector<std::string> problems;
+    ListBodySplitter splitter([&](std::string_view item, Encoding e) {
+        CHECK(e == Encoding::protobuf);
+        if (auto p = decoder.decode_protobuf(item)) problems.push_back(*p);
+    });
+    const std::string body = read(std::string(k.file) + ".pb");
+    for (size_t i = 0; i < body.size(); i += chunk) splitter.feed(std::string_view(body).substr(i, chunk));
+    CHECK(splitter.complete());
+    CHECK(problems.empty());
+    if (rv) *rv = splitter.resource_version();
+    return sink.texts;
+}
+
+const std::string& find(const std::vector<std::string>& texts, const std::string& prefix) {
+    for (const auto& t : texts)
+        if (t.rfind(prefix, 0) == 0) return t;
+    FAIL("no object " << prefix);
+    return texts.front();
+}
+
+}  // namespace
+
+TEST_CASE("protobuf: every kind's LIST decodes to exactly the drafts of its JSON", "[kube][protobuf]") {
+    for (const Kind& k : kKinds) {
+        INFO(k.kind);
+        std::vector<std::string> json = from_json(k), pb = from_protobuf(k, 1 << 20);
+        REQUIRE(!json.empty());
+        CHECK(pb == json);
+    }
+}
+
+TEST_CASE("protobuf: the fields that matter are read (not merely equal to JSON)", "[kube][protobuf]") {
+    auto pods = from_protobuf(kKinds[1], 4096);
+    const std::string& web = find(pods, "Pod kd-fixtures/web-1 ");
+    // Overhead from the RuntimeClass, the sidecar's restartPolicy, the node affinity's two terms,
+    // tolerations, volumes, the last-applied annotation dropped and an empty one kept.
+    CHECK(web.find("overhead={cpu=250,memory=67108864000}") != std::string::npos);
+    CHECK(web.find("node=kd-node-1") != std::string::npos);
+    CHECK(web.find("kubectl.kubernetes.io/last-applied-configuration") == std::string::npos);
+    CHECK(web.find("note=") != std::string::npos);
+    CHECK(web.find("apps/v1,ReplicaSet,web-5d8f,6b1d3c52-0000-4000-8000-000000000001,1;") != std::string::npos);
+    CHECK(web.find("priority=100000") != std::string::npos);
+    const std::string& batch = find(pods, "Pod kd-fixtures/batch-1 ");
+    CHECK(batch.find("deleting=1") != std::string::npos);
+
+    auto pdbs = from_protobuf(kKinds[9], 7);
+    CHECK(find(pdbs, "PodDisruptionBudget kd-fixtures/db ").find("maxUnavailable=25%") != std::string::npos);
+    CHECK(find(pdbs, "PodDisruptionBudget kd-fixtures/web ").find("minAvailable=2 ") != std::string::npos);
+    auto jobs = from_protobuf(kKinds[6], 64);
+    CHECK(jobs.at(0).find("replicas=5 ready=2") != std::string::npos);
+    auto daemons = from_protobuf(kKinds[7], 64);
+    CHECK(daemons.at(0).find("replicas=2 ready=1") != std::string::npos);
+}
+
+TEST_CASE("protobuf: a LIST body split at any byte gives the same items", "[kube][protobuf]") {
+    const Kind& pods = kKinds[1];
+    const auto whole = from_protobuf(pods, 1 << 20);
+    for (size_t chunk : {size_t(1), size_t(2), size_t(5), size_t(13), size_t(100), size_t(1000)}) {
+        INFO("chunk " << chunk);
+        std::string rv;
+        CHECK(from_protobuf(pods, chunk, &rv) == whole);
+        CHECK(!rv.empty());
+    }
+}
+
+TEST_CASE("protobuf: a broken LIST body is refused or left incomplete, never half-read as whole", "[kube][protobuf]") {
+    const std::string body = read("pods.pb");
+    SECTION("cut short") {
+        ListBodySplitter s([](std::string_view, Encoding) {});
+        s.feed(std::string_view(body).substr(0, body.size() - 10));
+        CHECK_FALSE(s.complete());
+    }
+    SECTION("not an envelope") {
+        ProtobufListSplitter s([](std::string_view) {});
+        CHECK_THROWS_WITH(s.feed("k8x\0abc"), Catch::Contains("no \"k8s\\0\" envelope"));
+    }
+    SECTION("an item longer than the list") {
+        // The envelope's raw says 4 bytes; an item inside claims 100.
+        const std::string bad = std::string("k8s\0", 4) + "\x12\x04\x12\x64\x0a\x00";
+        ProtobufListSplitter s([](std::string_view) {});
+        CHECK_THROWS_WITH(s.feed(bad), Catch::Contains("a field longer than the List"));
+    }
+}
+
+TEST_CASE("protobuf: a malformed object is one clear problem naming it, the rest goes on", "[kube][protobuf]") {
+    std::vector<std::string> items;
+    ProtobufListSplitter s([&](std::string_view item) { items.emplace_back(item); });
+    s.feed(read("pods.pb"));
+    REQUIRE(items.size() == 2);
+    kd::test::RecordingSink sink;
+    ApiObjectDecoder decoder("LIST pods", "Pod", "v1", sink);
+    // Cut inside the spec: the metadata before it was read, so the message names the pod.
+    std::string cut = items[1].substr(0, items[1].size() - 40);
+    auto problem = decoder.decode_protobuf(cut);
+    REQUIRE(problem);
+    CHECK_THAT(*problem, Catch::Contains("LIST pods: object #0 (Pod kd-fixtures/web-1)") &&
+                             Catch::Contains("malformed protobuf: a length past the end of the message") &&
+                             Catch::Contains("contentType: application/json"));
+    CHECK_FALSE(decoder.decode_protobuf(items[0]));
+    CHECK(sink.pods.size() == 1);
+}
+
+TEST_CASE("protobuf: a bad value inside a good message is reported as JSON's would be", "[kube][protobuf]") {
+    // A Namespace whose creationTimestamp is fine but whose labels map entry is a varint: not a map.
+    std::string meta = std::string("\x0a\x02ns") + "\x58\x01";  // name "ns", field 11 as varint
+    std::string object = "\x0a" + std::string(1, char(meta.size())) + meta;
+    kd::test::RecordingSink sink;
+    ApiObjectDecoder decoder("watch namespaces", "Namespace", "v1", sink);
+    auto problem = decoder.decode_protobuf(object);
+    REQUIRE(problem);
+    CHECK_THAT(*problem, Catch::Contains("metadata.labels") && Catch::Contains("expected a length-delimited field"));
+    CHECK(sink.namespaces.empty());
+}
+
+TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split anywhere", "[kube][protobuf]") {
+    struct Seen {
+        std::vector<std::string> types, versions, texts;
+    };
+    auto play = [](const std::string& body, size_t chunk) {
+        Seen seen;
+        kd::test::RecordingSink sink;
+        ApiObjectDecoder decoder("watch pods", "Pod", "v1", sink);
+        WatchStreamSplitter splitter([&](const WatchEvent& e, Encoding enc) {
+            seen.types.emplace_back(e.type);
+            seen.versions.emplace_back(e.resource_version);
+            std::string copy(e.object);
+            auto problem = enc == Encoding::protobuf ? decoder.decode_protobuf(copy) : decoder.decode(copy.data(), copy.size());
+            CHECK_FALSE(problem);
+        });
+        for (size_t i = 0; i < body.size(); i += chunk) splitter.feed(std::string_view(body).substr(i, chunk));
+        seen.texts = sink.texts;
+        return seen;
+    };
+    const Seen json = play(read("pods-watch.json"), 1 << 20);
+    REQUIRE(json.types.size() >= 2);
+    for (size_t chunk : {size_t(1), size_t(3), size_t(4), size_t(17), size_t(1) << 20}) {
+        INFO("chunk " << chunk);
+        Seen pb = play(read("pods-watch.pb"), chunk);
+        CHECK(pb.types == json.types);
+        CHECK(pb.versions == json.versions);
+        CHECK(pb.texts == json.texts);
+    }
+}
+
+TEST_CASE("protobuf: Status answers and ERROR events are read", "[kube][protobuf]") {
+    // metav1.Status {message = 3 "too old", reason = 4 "Expired", code = 6 410} in its envelope.
+    const std::string status = "\x1a\x07too old\x22\x07" "Expired\x30\x9a\x03";
+    const std::string type_meta = "\x0a\x02v1\x12\x06Status";
+    const std::string body = std::string("k8s\0", 4) + "\x0a" + char(type_meta.size()) + type_meta + "\x12" +
+                             char(status.size()) + status;
+    ApiStatus s = parse_status(body);
+    CHECK(s.reason == "Expired");
+    CHECK(s.message == "too old");
+    CHECK(error_event_code(status, Encoding::protobuf) == 410);
+    CHECK(error_event_code(R"({"kind":"Status","code":410})", Encoding::json) == 410);
+}
