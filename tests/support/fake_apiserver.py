@@ -7,9 +7,11 @@ bookmarks, timeoutSeconds, 410 Gone for a resourceVersion that is too old), crea
 status subresource / merge patch / delete with resourceVersion conflicts, the Eviction API, and
 Status objects for every error. Tests drive it through /_test/: load objects, inject faults,
 compact the history, "restart" it (resourceVersions renumbered), and read back every request it
-served; /_test/touch makes a burst of watch events for the API benchmark.
+served; /_test/touch makes a burst of watch events for the API benchmark. Built-in kinds are
+answered in protobuf (LIST, WATCH, errors) when the Accept header puts
+application/vnd.kubernetes.protobuf first, as a real server does; custom resources stay JSON.
 
-Standard library only. Usage:
+Standard library only (and k8s_protobuf.py beside it). Usage:
   fake_apiserver.py [--port 0] [--tls-cert F --tls-key F [--client-ca F]] [--token T ...]
                     [--bookmark-interval S]
 Prints "READY <port>" once it accepts connections.
@@ -27,6 +29,8 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+import k8s_protobuf
 
 # group, version, plural -> (kind, namespaced, status subresource)
 RESOURCES = {
@@ -49,6 +53,7 @@ RESOURCES = {
     ("scheduling.koordinator.sh", "v1alpha1", "reservations"): ("Reservation", False, True),
 }
 CRD_GROUPS = {"slo.koordinator.sh", "scheduling.koordinator.sh"}
+PROTOBUF = "application/vnd.kubernetes.protobuf"
 KIND_TO_GVR = {}
 for _gvr, (_kind, _ns, _st) in RESOURCES.items():
     KIND_TO_GVR.setdefault((_kind, _gvr[0] + "/" + _gvr[1] if _gvr[0] else _gvr[1]), _gvr)
@@ -200,6 +205,7 @@ class State:
         self.requests_lock = threading.Lock()
         self.watchers = {}
         self.continues = {}  # token -> (rv, offset, gvr, namespace)
+        self.protobuf_cache = {}  # stored JSON bytes -> protobuf message
 
     def fault_for(self, method, path, watch, query):
         with self.faults_lock:
@@ -267,7 +273,39 @@ class Handler(BaseHTTPRequestHandler):
 
     def send_error_status(self, e):
         headers = {"Retry-After": str(e.retry_after)} if e.retry_after is not None else None
+        if self.protobuf(self.path_group()):
+            body = k8s_protobuf.envelope("v1", "Status", k8s_protobuf.status_message(e.code, e.reason, e.message))
+            return self.send_bytes(e.code, body, PROTOBUF, headers)
         self.send_json(e.code, status_body(e.code, e.reason, e.message, e.details), headers)
+
+    # --- protobuf ---------------------------------------------------------------------------------
+    def path_group(self):
+        parts = [p for p in urlsplit(self.path).path.split("/") if p]
+        return parts[1] if len(parts) > 1 and parts[0] == "apis" else ""
+
+    def protobuf(self, group, kind=None):
+        """Whether to answer in protobuf: asked for first, and a built-in kind (CRDs are JSON only)."""
+        first = self.headers.get("Accept", "").split(",")[0].split(";")[0].strip()
+        return first == PROTOBUF and group not in CRD_GROUPS and (kind is None or k8s_protobuf.supported(kind))
+
+    def protobuf_item(self, data):
+        """An object's message, encoded once per stored version."""
+        cache = self.state.protobuf_cache
+        got = cache.get(data)
+        if got is None:
+            got = cache[data] = k8s_protobuf.encode(json.loads(data))
+        return got
+
+    def protobuf_event(self, line, gvr):
+        """A JSON watch event line as a protobuf frame."""
+        event = json.loads(line)
+        kind = RESOURCES[gvr][0]
+        if event["type"] == "ERROR":
+            o = event["object"]
+            return k8s_protobuf.watch_frame("ERROR", "v1", "Status",
+                                            k8s_protobuf.status_message(o["code"], o["reason"], o["message"]))
+        message = k8s_protobuf.encode(dict(event["object"], kind=kind))
+        return k8s_protobuf.watch_frame(event["type"], api_version(gvr), kind, message)
 
     def user(self):
         cert = self.connection.getpeercert() if isinstance(self.connection, ssl.SSLSocket) else None
@@ -547,6 +585,10 @@ class Handler(BaseHTTPRequestHandler):
             nxt = base64.b64encode(json.dumps({"rv": list_rv, "offset": offset + limit,
                                                "gen": st.generation}).encode()).decode()
             self.state.continues[nxt] = items
+        if self.protobuf(gvr[0], RESOURCES[gvr][0]):
+            body = k8s_protobuf.list_body(api_version(gvr), RESOURCES[gvr][0], str(list_rv), nxt,
+                                          [self.protobuf_item(d) for d in page])
+            return self.send_body(200, body, action, PROTOBUF)
         # Items without apiVersion and kind, as a real server sends them.
         strip = b'"apiVersion":"' + api_version(gvr).encode() + b'","kind":"' + RESOURCES[gvr][0].encode() + b'",'
         body = b"".join([b'{"kind":"', RESOURCES[gvr][0].encode(), b'List","apiVersion":"', api_version(gvr).encode(),
@@ -555,10 +597,10 @@ class Handler(BaseHTTPRequestHandler):
                          b",".join(d.replace(strip, b"", 1) for d in page), b"]}"])
         self.send_body(200, body, action)
 
-    def send_body(self, code, body, action):
+    def send_body(self, code, body, action, content_type="application/json"):
         """Sends a body, chunked, with a drop / slow / stall fault applied."""
         self.send_response(code)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         self.code = code
@@ -590,9 +632,12 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"\r\n")
 
     def write_events(self, lines):
-        """Events in chunks of at most ~32 KB, whole events each, as a server flushing per event sends them."""
+        """Events in chunks of at most ~32 KB, whole events each, as a server flushing per event sends them
+        (as protobuf frames on a protobuf watch)."""
         group, size = [], 0
         for line in lines:
+            if getattr(self, "watch_gvr", None):
+                line = self.protobuf_event(line, self.watch_gvr)
             group.append(line)
             size += len(line)
             if size >= 32768:
@@ -617,8 +662,10 @@ class Handler(BaseHTTPRequestHandler):
         timeout = float(query.get("timeoutSeconds", ["1800"])[0])
         bookmarks = query.get("allowWatchBookmarks", [""])[0] in ("1", "true")
         deadline = time.time() + timeout
+        protobuf = self.protobuf(gvr[0], RESOURCES[gvr][0])
+        self.watch_gvr = gvr if protobuf else None
         self.send_response(200)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", PROTOBUF + ";stream=watch" if protobuf else "application/json")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         self.code = 200
@@ -648,7 +695,7 @@ class Handler(BaseHTTPRequestHandler):
                 if since < st.compacted:
                     gone = json.dumps({"type": "ERROR", "object": status_body(
                         410, "Expired", "too old resource version: %d (%d)" % (since, st.compacted))}).encode() + b"\n"
-                    self.write_chunk(gone)
+                    self.write_events([gone])
                     self.wfile.write(b"0\r\n\r\n")
                     return
         pending = initial
@@ -658,20 +705,20 @@ class Handler(BaseHTTPRequestHandler):
                 if kind == "drop" and sent + len(pending) >= action.get("after_events", 0):
                     keep = pending[:max(0, action.get("after_events", 0) - sent)]
                     if keep:
-                        self.write_chunk(b"".join(keep))
+                        self.write_events(keep)
                     return self.abort()
                 if kind == "error_event" and sent + len(pending) >= action.get("after_events", 0):
                     keep = pending[:max(0, action.get("after_events", 0) - sent)]
                     code = action.get("code", 410)
                     keep.append(json.dumps({"type": "ERROR", "object": status_body(
                         code, "Expired" if code == 410 else "InternalError", "injected by the test")}).encode() + b"\n")
-                    self.write_chunk(b"".join(keep))
+                    self.write_events(keep)
                     self.wfile.write(b"0\r\n\r\n")
                     return
                 if kind == "stall" and sent + len(pending) >= action.get("after_events", 0):
                     keep = pending[:max(0, action.get("after_events", 0) - sent)]
                     if keep:
-                        self.write_chunk(b"".join(keep))
+                        self.write_events(keep)
                     sent += len(keep)
                     pending = pending[len(keep):]
                     time.sleep(action.get("seconds", 5))
@@ -688,7 +735,7 @@ class Handler(BaseHTTPRequestHandler):
                 with st.lock:
                     mark = {"type": "BOOKMARK", "object": {"kind": RESOURCES[gvr][0], "apiVersion": api_version(gvr),
                                                            "metadata": {"resourceVersion": str(st.rv)}}}
-                self.write_chunk(json.dumps(mark).encode() + b"\n")
+                self.write_events([json.dumps(mark).encode() + b"\n"])
             with st.lock:
                 if st.generation != generation:
                     return self.abort()  # a "restart": the connection goes away

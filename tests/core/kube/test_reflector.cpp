@@ -2,9 +2,15 @@
 // server's state after each fault a live cluster produces — paged lists and an expired continue
 // token, 410 Gone on list and watch, 429 with Retry-After, 500s, a connection dropped mid-stream,
 // a stalled stream, slow bodies, a server restart with its resourceVersions reset — and kinds
-// the server does not serve (404) or forbids (403) are said clearly while the rest works.
+// the server does not serve (404) or forbids (403) are said clearly while the rest works. The
+// fault scenarios run twice: with JSON, and with protobuf as kdesched asks for it by default.
 #include "fake_apiserver.hpp"
 #include "kube/cluster_sync.hpp"
+#include "recording_sink.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <kdesched/view.hpp>
 
@@ -14,6 +20,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <functional>
 #include <thread>
 
@@ -64,8 +73,11 @@ struct Live {
         o.backoff_max = std::chrono::milliseconds(400);
         return o;
     }
+    // The Accept of the test (ENCODINGS() runs it in each encoding).
+    static inline std::string accept = "application/json";
     static kube::ClientOptions client_options() {
         kube::ClientOptions c;
+        c.accept = accept;
         c.qps = 0;
         c.backoff_base = std::chrono::milliseconds(50);
         c.stream_timeout = std::chrono::seconds(1);
@@ -102,6 +114,11 @@ struct Live {
     }
 };
 
+// Runs the rest of the test once with JSON, once with protobuf (the server answers in it).
+#define ENCODINGS()                                                                                               \
+    Live::accept = GENERATE(as<std::string>{}, "application/json", "application/vnd.kubernetes.protobuf,application/json"); \
+    INFO("Accept: " << Live::accept)
+
 std::vector<std::string> names(int from, int to) {
     std::vector<std::string> out;
     for (int i = from; i < to; ++i) out.push_back("p" + std::to_string(i));
@@ -126,6 +143,7 @@ std::vector<std::string> served(FakeApiServer& s, const std::string& path, bool 
 }  // namespace
 
 TEST_CASE("reflectors: list, then watch — additions, changes and deletions reach the model", "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.load(pods(0, 5));
     Live live(server);
@@ -151,6 +169,7 @@ TEST_CASE("reflectors: list, then watch — additions, changes and deletions rea
 }
 
 TEST_CASE("reflectors: a paged list, and an expired continue token restarts the list", "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.settings(R"({"rv0_ignores_limit": false})");
     server.load(pods(0, 7));
@@ -177,6 +196,7 @@ TEST_CASE("reflectors: a paged list, and an expired continue token restarts the 
 }
 
 TEST_CASE("reflectors: 410 Gone on a watch relists — what was deleted meanwhile disappears", "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.load(pods(0, 4));
     // The watch breaks off; while it is down p0 is deleted and the history compacted.
@@ -205,6 +225,7 @@ TEST_CASE("reflectors: 410 Gone on a watch relists — what was deleted meanwhil
 
 TEST_CASE("reflectors: 429 with Retry-After and 500 are retried with backoff — no request is refused for good",
           "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.load(pods(0, 3));
     server.faults(
@@ -225,6 +246,7 @@ TEST_CASE("reflectors: 429 with Retry-After and 500 are retried with backoff —
 
 TEST_CASE("reflectors: a connection dropped mid-stream resumes from the last resourceVersion, without a relist",
           "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.load(pods(0, 2));
     Live live(server);
@@ -240,6 +262,7 @@ TEST_CASE("reflectors: a connection dropped mid-stream resumes from the last res
 }
 
 TEST_CASE("reflectors: a LIST body cut off mid-way and a slow body", "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.load(pods(0, 30));
     server.faults(
@@ -253,6 +276,7 @@ TEST_CASE("reflectors: a LIST body cut off mid-way and a slow body", "[kube][ref
 
 TEST_CASE("reflectors: a server restart with its resourceVersions reset forces relists that end equal to it",
           "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.load(pods(0, 3));
     Live live(server);
@@ -265,9 +289,10 @@ TEST_CASE("reflectors: a server restart with its resourceVersions reset forces r
 }
 
 TEST_CASE(
-    "reflectors: a kind not served (404) is said once with what needs it; a forbidden kind (403) names the "
-    "RBAC rule; the rest syncs",
+    "reflectors: a kind not served (404) is said once with what needs it, a forbidden kind (403) names the "
+    "RBAC rule, the rest syncs",
     "[kube][reflector]") {
+    ENCODINGS();
     FakeApiServer server;
     server.settings(R"({"not_served":[{"group":"slo.koordinator.sh","resource":"nodemetrics"}],
                         "forbid":[{"verb":"list","group":"policy","resource":"poddisruptionbudgets"}]})");
@@ -308,4 +333,66 @@ TEST_CASE("reflectors: a built-in kind not served points at the server, not at K
                                      "server (HTTP 404") &&
                          Catch::Contains("a built-in kind every Kubernetes API server serves"));
     CHECK_THAT(logs, !Catch::Contains("install Koordinator's CRDs"));
+}
+
+TEST_CASE("reflectors: the test server's protobuf (its own encoder) decodes to what its JSON gives, every kind",
+          "[kube][reflector][protobuf]") {
+    // The real server's objects of tests/data/protobuf, loaded into the test server.
+    std::string objects = "[";
+    for (const char* file : {"nodes", "pods", "namespaces", "replicasets", "deployments", "statefulsets", "jobs",
+                             "daemonsets", "replicationcontrollers", "poddisruptionbudgets"}) {
+        std::ifstream in(std::string(KD_PROTOBUF_DATA_DIR) + "/" + file + ".json");
+        std::stringstream text;
+        text << in.rdbuf();
+        rapidjson::Document list;
+        list.Parse(text.str().c_str());
+        REQUIRE(list.IsObject());
+        std::string kind = list["kind"].GetString();
+        kind.resize(kind.size() - 4);  // "PodList" -> "Pod"
+        for (auto& item : list["items"].GetArray()) {
+            item.AddMember("kind", rapidjson::Value(kind.c_str(), list.GetAllocator()), list.GetAllocator());
+            item.AddMember("apiVersion", rapidjson::Value(list["apiVersion"], list.GetAllocator()), list.GetAllocator());
+            rapidjson::StringBuffer b;
+            rapidjson::Writer<rapidjson::StringBuffer> w(b);
+            item.Accept(w);
+            objects += (objects.size() > 1 ? "," : "") + std::string(b.GetString());
+        }
+    }
+    FakeApiServer server;
+    server.load(objects + "]");
+    auto read_all = [&](const std::string& accept, std::map<std::string, kube::Encoding>& encodings) {
+        auto options = Live::client_options();
+        options.accept = accept;
+        kube::Connection connection;
+        connection.server = server.url();
+        kube::ApiClient client(connection, options);
+        kube::ClusterSync sync(client);
+        kd::test::RecordingSink sink;
+        std::map<ObjectKind, std::unique_ptr<ApiObjectDecoder>> decoders;
+        auto failures = sync.list_once([&](std::vector<kube::Change>& changes) {
+            for (auto& c : changes) {
+                if (c.type != kube::Change::Type::list_items) continue;
+                const auto& res = kube::resource_of(c.kind);
+                auto& d = decoders[c.kind];
+                if (!d) d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
+                encodings[std::string(res.kind)] = c.encoding;
+                c.for_each([&](char* data, size_t size) {
+                    auto problem = c.encoding == kube::Encoding::protobuf ? d->decode_protobuf({data, size})
+                                                                          : d->decode(data, size);
+                    CHECK_FALSE(problem);
+                });
+            }
+        });
+        REQUIRE(failures.empty());
+        std::sort(sink.texts.begin(), sink.texts.end());
+        return sink.texts;
+    };
+    std::map<std::string, kube::Encoding> json_encodings, pb_encodings;
+    auto json = read_all("application/json", json_encodings);
+    auto pb = read_all("application/vnd.kubernetes.protobuf,application/json", pb_encodings);
+    REQUIRE(json.size() >= 15);
+    CHECK(pb == json);
+    CHECK(pb_encodings.at("Pod") == kube::Encoding::protobuf);
+    CHECK(pb_encodings.at("PodDisruptionBudget") == kube::Encoding::protobuf);
+    CHECK(json_encodings.at("Pod") == kube::Encoding::json);
 }
