@@ -15,6 +15,7 @@ packages=(
   prometheus-cpp-dev                   # /metrics
   clang-format                         # style check in CI
   python3 openssl                      # example Pod Picker service; TLS test certificates
+  libprotobuf-dev protobuf-compiler    # kdesched-bench-protobuf only (skipped by the build without them)
 )
 
 missing=()

@@ -63,12 +63,19 @@ std::string reason_phrase(int code) {
     }
 }
 
+// An authorizer's denial ("pods is forbidden: User "x" cannot list resource …"), not an admission
+// plugin refusing this one object ("pods "a" is forbidden: <why>"): only the first asks for RBAC.
+bool authorization_denied(const ApiStatus& s) {
+    return s.message.empty() || s.message.find("\" cannot ") != std::string::npos;
+}
+
 }  // namespace
 
 ApiStatus parse_status(const std::string& body) {
     ApiStatus s;
     decode::Envelope envelope;  // a protobuf Status (an answer to Accept: …protobuf)
-    if (decode::unwrap_envelope(body, envelope)) return envelope.kind == "Status" ? read_protobuf_status(envelope.raw).status : s;
+    if (decode::unwrap_envelope(body, envelope))
+        return envelope.kind == "Status" ? read_protobuf_status(envelope.raw).status : s;
     rapidjson::Document d;
     d.Parse(body.data(), body.size());
     if (d.HasParseError() || !d.IsObject()) return s;
@@ -184,7 +191,7 @@ ApiResult ApiClient::attempt(net::Request request, const std::function<bool(std:
     r.body = std::move(resp.body);
     r.headers = std::move(resp.headers);
     if (r.answered() && !r.ok()) r.status = parse_status(r.body);
-    if (r.code == 403 && attributes) {
+    if (r.code == 403 && attributes && authorization_denied(r.status)) {
         r.forbidden_rule = attributes->rule();
         // Whatever asked, an operator must add a rule: say it once per rule, where it shows.
         std::lock_guard lock(mutex_);

@@ -8,9 +8,9 @@
 #include "cluster/object_kind.hpp"
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <cstddef>
 #include <deque>
 #include <mutex>
 #include <string>

@@ -2,7 +2,6 @@
 
 #include "kube/resources.hpp"
 
-
 namespace kd::core::kube {
 
 namespace {

@@ -144,7 +144,7 @@ Reflector::Outcome Reflector::list() {
             batch.add(item, e);
             if (batch.objects.size() >= options_.batch_bytes) flush();
         });
-    ApiResult r = client_.stream(
+        ApiResult r = client_.stream(
             {"GET", target, {{"Accept", accept()}}, "", ""},
             [&](std::string_view chunk) {
                 stats_.bytes += chunk.size();
@@ -210,9 +210,9 @@ Reflector::Outcome Reflector::watch() {
         if (e.type == "ERROR") {
             int code = error_event_code(e.object, encoding);
             if (code == 410) gone = true;
-            error_event = "watch " + resource_.collection_path() + ": ERROR event " +
-                          (encoding == Encoding::json ? std::string(e.object)
-                                                      : read_protobuf_status(e.object).status.message);
+            error_event =
+                "watch " + resource_.collection_path() + ": ERROR event " +
+                (encoding == Encoding::json ? std::string(e.object) : read_protobuf_status(e.object).status.message);
             return;
         }
         Change::Type type = e.type == "DELETED" ? Change::Type::remove : Change::Type::upsert;

@@ -53,7 +53,10 @@ std::optional<RequestAttributes> request_attributes(std::string_view method, std
     }
     a.resource = std::string(parts[i]);
     if (parts.size() > i + 1) a.name = std::string(parts[i + 1]);
-    if (parts.size() > i + 2) a.resource += "/" + std::string(parts[i + 2]);
+    if (parts.size() > i + 2) {  // appended: `"/" + std::string(…)` draws a bogus -Wrestrict from GCC 12 at -O3
+        a.resource += '/';
+        a.resource += parts[i + 2];
+    }
     if (method == "GET" || method == "HEAD")
         a.verb = is_watch(query) ? "watch" : a.name.empty() ? "list" : "get";
     else if (method == "POST")

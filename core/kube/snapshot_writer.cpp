@@ -6,7 +6,6 @@
 
 #include <rapidjson/document.h>
 
-
 namespace kd::core::kube {
 
 namespace {

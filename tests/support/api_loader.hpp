@@ -87,6 +87,7 @@ private:
         std::string ns = meta.HasMember("namespace") ? meta["namespace"].GetString() : "";
         std::string name = meta["name"].GetString();
         complete_template(o, a);
+        if (std::string(o["kind"].GetString()) == "Pod") priority_by_class(o, a);
         rapidjson::Document answer;
         answer.Parse(request("POST", res->collection_path(ns), kd::core::json::text_of(o)).c_str());
         std::string uid = answer["metadata"]["uid"].GetString();
@@ -114,6 +115,9 @@ private:
             return;
         if (!o.HasMember("spec")) o.AddMember("spec", rapidjson::Value(rapidjson::kObjectType), a);
         rapidjson::Value& spec = o["spec"];
+        // A Job with a selector of its own must say so (the server generates one otherwise).
+        if (kind == "Job" && spec.HasMember("selector") && !spec.HasMember("manualSelector"))
+            spec.AddMember("manualSelector", true, a);
         if (spec.HasMember("template")) return;
         rapidjson::Document t(&a);
         t.Parse(kind == "Job" ? R"({"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"x"}]}})"
@@ -130,6 +134,26 @@ private:
         spec.AddMember("template", rapidjson::Value(t, a), a);
     }
 
+    // A pod's spec.priority is the Priority admission plugin's to set, from a PriorityClass: one
+    // named after each value (made once) stands in for the file's number.
+    void priority_by_class(rapidjson::Value& pod, rapidjson::Document::AllocatorType& a) {
+        if (!pod.HasMember("spec") || !pod["spec"].HasMember("priority")) return;
+        rapidjson::Value& spec = pod["spec"];
+        if (spec.HasMember("priorityClassName")) return;  // the file names its class: the server's value wins
+        std::string value = std::to_string(spec["priority"].GetInt());
+        // Values above 1e9 belong to the two classes every server has.
+        std::string name = value == "2000001000"   ? "system-node-critical"
+                           : value == "2000000000" ? "system-cluster-critical"
+                                                   : "kdesched-test-priority-" + value;
+        if (name.rfind("system-", 0) != 0 && priority_classes_.insert(name).second)
+            request("POST", "/apis/scheduling.k8s.io/v1/priorityclasses",
+                    R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":")" + name +
+                        R"("},"value":)" + value + "}",
+                    {201, 409});
+        spec.RemoveMember("priority");
+        spec.AddMember("priorityClassName", rapidjson::Value(name.c_str(), a), a);
+    }
+
     // The server adds node.kubernetes.io/not-ready to a new node; the file's taints are put back.
     void untaint(rapidjson::Document& answer, const rapidjson::Value& original, rapidjson::Document::AllocatorType& a,
                  const std::string& path) {
@@ -144,6 +168,7 @@ private:
 
     kd::core::kube::ApiClient& client_;
     std::map<std::string, std::string> uids_;  // file UID → server UID
+    std::set<std::string> priority_classes_;   // made already
 };
 
 }  // namespace kd_test

@@ -1,10 +1,13 @@
 // kdesched-bench: decode throughput, model memory and one full descheduling cycle on generated
 // clusters (default sizes 1,000/30,000, 5,000/150,000 and 10,000/300,000 nodes/pods); with --api,
-// the API back end against the test API server (api_bench.hpp). Prints figures; asserts nothing.
+// the API back end against the test API server (api_bench.hpp); with --envtest, `kdesched run`
+// start-up on a real kube-apiserver, JSON vs protobuf (envtest_bench.hpp). Prints figures; asserts
+// nothing.
 #include "api_bench.hpp"
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 #include "config/configuration.hpp"
+#include "envtest_bench.hpp"
 #include "error.hpp"
 #include "generate/cluster_generator.hpp"
 #include "loader/plugin_catalog.hpp"
@@ -76,19 +79,43 @@ int main(int argc, char** argv) {
     app.add_option("--api-size", api_size, "NODESxPODS for --api")->capture_default_str();
     app.add_option("--api-events", api.events, "Pod events in the --api watch burst")->capture_default_str();
     app.add_option("--api-server", api.server_script, "The test API server script")->capture_default_str();
+    app.add_option("--save-pod-list", api.save_pod_list,
+                   "With --api or --envtest: save the protobuf pod LIST body to this file (input of kdesched-bench-protobuf)");
     bool daemon = false;
     app.add_flag("--daemon", daemon,
                  "With --api: then run `kdesched run` (default profile, dry run) on the same server and report its "
                  "RSS, CPU between cycles and cycle time");
     app.add_option("--daemon-seconds", api.daemon_seconds, "How long the daemon is measured once ready")
         ->capture_default_str();
+    kd::tools::EnvtestBenchOptions envtest;
+    app.add_option(
+        "--envtest", envtest.envtest_dir,
+        "Measure `kdesched run` start-up on a real kube-apiserver instead: this envtest folder's start.sh "
+        "(../shared/envtest), loaded with a generated cluster of --api-size; JSON and protobuf side by side");
+    envtest.crds_dir = "../shared/koordinator-data/crds";
+    app.add_option("--crds", envtest.crds_dir, "With --envtest: Koordinator's CRDs to install")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     spdlog::set_level(spdlog::level::warn);
-    if (api_mode) {
+    if (api_mode || !envtest.envtest_dir.empty()) {
         if (std::sscanf(api_size.c_str(), "%lux%lu", &api.nodes, &api.pods) != 2) {
             std::cerr << "bad --api-size \"" << api_size << "\" (use NODESxPODS, e.g. 5000x150000)\n";
             return 2;
         }
+    }
+    if (!envtest.envtest_dir.empty()) {
+        envtest.nodes = api.nodes;
+        envtest.pods = api.pods;
+        envtest.hot_share = hot_share;
+        envtest.save_pod_list = api.save_pod_list;
+        envtest.daemon = {KDESCHED_BINARY, KDESCHED_DEFAULT_PROFILE, KDESCHED_PLUGIN_DIR, "", kd::tools::kJson, 0};
+        try {
+            return kd::tools::run_envtest_bench(envtest);
+        } catch (const std::exception& e) {
+            std::cerr << "envtest benchmark: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    if (api_mode) {
         api.hot_share = hot_share;
         if (daemon) {
             api.daemon_binary = KDESCHED_BINARY;

@@ -11,13 +11,13 @@ namespace {
 
 // What a field is on the wire and which events it becomes.
 enum class T : uint8_t {
-    string,         // a string
-    boolean,        // true / false
-    int32,          // a number
-    time,           // metav1.Time {seconds = 1, nanos = 2}: a timestamp
-    int_or_string,  // intstr.IntOrString {type = 1, intVal = 2, strVal = 3}: a number or a string
-    message,        // an object
-    inline_message, // a message whose fields belong to the enclosing object (Volume.volumeSource)
+    string,          // a string
+    boolean,         // true / false
+    int32,           // a number
+    time,            // metav1.Time {seconds = 1, nanos = 2}: a timestamp
+    int_or_string,   // intstr.IntOrString {type = 1, intVal = 2, strVal = 3}: a number or a string
+    message,         // an object
+    inline_message,  // a message whose fields belong to the enclosing object (Volume.volumeSource)
     // Repeated fields: one list (or, for maps, one object) of consecutive entries.
     strings,       // a list of strings
     messages,      // a list of objects
@@ -50,7 +50,7 @@ constexpr Message message(const Field (&f)[N]) {
 // generated.proto, the fields the ObjectDecoder reads and nothing else. Checked against a real
 // kube-apiserver by tests/data/protobuf (tools/protobuf-fixtures.sh).
 constexpr Field kOwnerReferenceFields[] = {
-    {1, "kind", T::string}, {3, "name", T::string}, {4, "uid", T::string},
+    {1, "kind", T::string},       {3, "name", T::string},        {4, "uid", T::string},
     {5, "apiVersion", T::string}, {6, "controller", T::boolean},
 };
 constexpr Message kOwnerReference = message(kOwnerReferenceFields);
@@ -68,7 +68,9 @@ constexpr Field kObjectMetaFields[] = {
 constexpr Message kObjectMeta = message(kObjectMetaFields);
 
 constexpr Field kSelectorRequirementFields[] = {
-    {1, "key", T::string}, {2, "operator", T::string}, {3, "values", T::strings},
+    {1, "key", T::string},
+    {2, "operator", T::string},
+    {3, "values", T::strings},
 };
 // NodeSelectorRequirement and LabelSelectorRequirement have the same three fields.
 constexpr Message kRequirement = message(kSelectorRequirementFields);
@@ -95,7 +97,10 @@ constexpr Field kAffinityFields[] = {{1, "nodeAffinity", T::message, &kNodeAffin
 constexpr Message kAffinity = message(kAffinityFields);
 
 constexpr Field kTolerationFields[] = {
-    {1, "key", T::string}, {2, "operator", T::string}, {3, "value", T::string}, {4, "effect", T::string},
+    {1, "key", T::string},
+    {2, "operator", T::string},
+    {3, "value", T::string},
+    {4, "effect", T::string},
 };
 constexpr Message kToleration = message(kTolerationFields);
 
@@ -138,7 +143,10 @@ constexpr Field kPodSpecFields[] = {
 constexpr Message kPodSpec = message(kPodSpecFields);
 
 constexpr Field kPodConditionFields[] = {
-    {1, "type", T::string}, {2, "status", T::string}, {5, "reason", T::string}, {6, "message", T::string},
+    {1, "type", T::string},
+    {2, "status", T::string},
+    {5, "reason", T::string},
+    {6, "message", T::string},
 };
 constexpr Message kPodCondition = message(kPodConditionFields);
 constexpr Field kPodStatusFields[] = {
@@ -165,7 +173,8 @@ constexpr Field kNodeStatusFields[] = {
 constexpr Message kNodeStatus = message(kNodeStatusFields);
 
 // Workloads: spec.replicas and selector, and the ready count, at numbers that differ by kind.
-constexpr Field kReplicatedSpecFields[] = {  // ReplicaSet, Deployment, StatefulSet: replicas, selector
+constexpr Field kReplicatedSpecFields[] = {
+    // ReplicaSet, Deployment, StatefulSet: replicas, selector
     {1, "replicas", T::int32},
     {2, "selector", T::message, &kLabelSelector},
 };

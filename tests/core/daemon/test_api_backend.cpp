@@ -488,6 +488,14 @@ TEST_CASE("api backend: the server's 403, 422 and 500 answers as write codes", "
         CHECK(summary(f.server, kJobs) == std::vector<std::string>{"POST " + kJobs + " 403"});
         CHECK(stored(f.server, "PodMigrationJob", "move-web-1").IsNull());
     }
+    SECTION("403 from an admission plugin (not RBAC) → KD_WRITE_FORBIDDEN, without an RBAC hint") {
+        f.server.faults(R"([{"method":"POST","path":")" + kJobs + R"(","times":1,"action":{"type":"status","code":403,
+            "message":"podmigrationjobs \"move-web-1\" is forbidden: exceeded quota: jobs"}}])");
+        WriteResult r = f.backend.create_object(job_json("", "ReservationFirst", ""), "M");
+        CHECK(r.code == KD_WRITE_FORBIDDEN);
+        CHECK_THAT(r.message, Catch::Contains("is forbidden: exceeded quota: jobs"));
+        CHECK_THAT(r.message, !Catch::Contains("grant kdesched"));
+    }
     SECTION("422 Invalid (an update without resourceVersion) → KD_WRITE_INVALID") {
         REQUIRE(f.backend.create_object(job_json("", "ReservationFirst", ""), "M").ok());
         WriteResult r = f.backend.update_object(job_json("", "EvictDirectly", ""), "M");

@@ -182,7 +182,8 @@ TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split any
             seen.types.emplace_back(e.type);
             seen.versions.emplace_back(e.resource_version);
             std::string copy(e.object);
-            auto problem = enc == Encoding::protobuf ? decoder.decode_protobuf(copy) : decoder.decode(copy.data(), copy.size());
+            auto problem =
+                enc == Encoding::protobuf ? decoder.decode_protobuf(copy) : decoder.decode(copy.data(), copy.size());
             CHECK_FALSE(problem);
         });
         for (size_t i = 0; i < body.size(); i += chunk) splitter.feed(std::string_view(body).substr(i, chunk));
@@ -202,10 +203,12 @@ TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split any
 
 TEST_CASE("protobuf: Status answers and ERROR events are read", "[kube][protobuf]") {
     // metav1.Status {message = 3 "too old", reason = 4 "Expired", code = 6 410} in its envelope.
-    const std::string status = "\x1a\x07too old\x22\x07" "Expired\x30\x9a\x03";
+    const std::string status =
+        "\x1a\x07too old\x22\x07"
+        "Expired\x30\x9a\x03";
     const std::string type_meta = "\x0a\x02v1\x12\x06Status";
-    const std::string body = std::string("k8s\0", 4) + "\x0a" + char(type_meta.size()) + type_meta + "\x12" +
-                             char(status.size()) + status;
+    const std::string body =
+        std::string("k8s\0", 4) + "\x0a" + char(type_meta.size()) + type_meta + "\x12" + char(status.size()) + status;
     ApiStatus s = parse_status(body);
     CHECK(s.reason == "Expired");
     CHECK(s.message == "too old");

@@ -21,9 +21,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
-#include <functional>
 #include <thread>
 
 using namespace kd::core;
@@ -115,8 +115,9 @@ struct Live {
 };
 
 // Runs the rest of the test once with JSON, once with protobuf (the server answers in it).
-#define ENCODINGS()                                                                                               \
-    Live::accept = GENERATE(as<std::string>{}, "application/json", "application/vnd.kubernetes.protobuf,application/json"); \
+#define ENCODINGS()                                                                                              \
+    Live::accept =                                                                                               \
+        GENERATE(as<std::string>{}, "application/json", "application/vnd.kubernetes.protobuf,application/json"); \
     INFO("Accept: " << Live::accept)
 
 std::vector<std::string> names(int from, int to) {
@@ -351,7 +352,8 @@ TEST_CASE("reflectors: the test server's protobuf (its own encoder) decodes to w
         kind.resize(kind.size() - 4);  // "PodList" -> "Pod"
         for (auto& item : list["items"].GetArray()) {
             item.AddMember("kind", rapidjson::Value(kind.c_str(), list.GetAllocator()), list.GetAllocator());
-            item.AddMember("apiVersion", rapidjson::Value(list["apiVersion"], list.GetAllocator()), list.GetAllocator());
+            item.AddMember("apiVersion", rapidjson::Value(list["apiVersion"], list.GetAllocator()),
+                           list.GetAllocator());
             rapidjson::StringBuffer b;
             rapidjson::Writer<rapidjson::StringBuffer> w(b);
             item.Accept(w);
@@ -374,7 +376,8 @@ TEST_CASE("reflectors: the test server's protobuf (its own encoder) decodes to w
                 if (c.type != kube::Change::Type::list_items) continue;
                 const auto& res = kube::resource_of(c.kind);
                 auto& d = decoders[c.kind];
-                if (!d) d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
+                if (!d)
+                    d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
                 encodings[std::string(res.kind)] = c.encoding;
                 c.for_each([&](char* data, size_t size) {
                     auto problem = c.encoding == kube::Encoding::protobuf ? d->decode_protobuf({data, size})

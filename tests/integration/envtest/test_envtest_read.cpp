@@ -19,9 +19,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
-#include <filesystem>
 #include <thread>
 
 using namespace kd::core;
@@ -145,8 +145,10 @@ TEST_CASE("a protobuf LIST gives exactly the objects of a JSON LIST", "[envtest]
                 if (c.type != kube::Change::Type::list_items) continue;
                 const auto& res = kube::resource_of(c.kind);
                 auto& d = decoders[c.kind];
-                if (!d) d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
-                encodings.insert(std::string(res.kind) + (c.encoding == kube::Encoding::protobuf ? " protobuf" : " json"));
+                if (!d)
+                    d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
+                encodings.insert(std::string(res.kind) +
+                                 (c.encoding == kube::Encoding::protobuf ? " protobuf" : " json"));
                 c.for_each([&](char* data, size_t size) {
                     auto problem = c.encoding == kube::Encoding::protobuf ? d->decode_protobuf({data, size})
                                                                           : d->decode(data, size);

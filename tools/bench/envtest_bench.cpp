@@ -1,0 +1,148 @@
+#include "envtest_bench.hpp"
+
+#include "api_loader.hpp"
+#include "crd_installer.hpp"
+#include "generate/cluster_generator.hpp"
+#include "kube/kubeconfig.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+namespace kd::tools {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// One envtest server, stopped with its working directory when this goes away.
+class Server {
+public:
+    explicit Server(std::string dir) : dir_(std::move(dir)) {
+        FILE* p = ::popen(("'" + dir_ + "/start.sh' 2>&1").c_str(), "r");
+        if (!p) throw std::runtime_error("cannot run " + dir_ + "/start.sh");
+        char line[4096];
+        std::string last, all;
+        while (std::fgets(line, sizeof line, p)) {
+            all += line;
+            last = line;
+        }
+        if (::pclose(p) != 0) throw std::runtime_error(dir_ + "/start.sh failed:\n" + all);
+        while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
+        work_ = last;
+    }
+    ~Server() { std::system(("'" + dir_ + "/stop.sh' '" + work_ + "' >/dev/null 2>&1").c_str()); }
+    std::string kubeconfig() const { return work_ + "/kubeconfig"; }
+
+private:
+    std::string dir_, work_;
+};
+
+// The pod LIST (from the watch cache, as reflectors ask for it) received and dropped: its MB and
+// seconds — what the server and the network take; saved to `save` when given.
+std::pair<double, double> pod_list_transfer(core::kube::ApiClient& client, const char* accept,
+                                            const std::string& save) {
+    std::ofstream out;
+    if (!save.empty()) out.open(save, std::ios::binary);
+    uint64_t bytes = 0;
+    auto t0 = Clock::now();
+    auto r = client.stream({"GET", "/api/v1/pods?limit=500&resourceVersion=0", {{"Accept", accept}}, "", ""},
+                           [&](std::string_view chunk) {
+                               bytes += chunk.size();
+                               if (out.is_open()) out.write(chunk.data(), std::streamsize(chunk.size()));
+                               return true;
+                           },
+                           nullptr, core::net::Delivery::in_large_pieces);
+    if (!r.ok()) throw std::runtime_error("GET /api/v1/pods: " + r.describe());
+    return {double(bytes) / 1e6, seconds_since(t0)};
+}
+
+}  // namespace
+
+int run_envtest_bench(const EnvtestBenchOptions& o) {
+    Server server(o.envtest_dir);
+    core::kube::ClientOptions options;
+    options.qps = 0;
+    options.declared_only = false;  // the loader plays the cluster's controllers
+    core::kube::ApiClient client(core::kube::read_kubeconfig({server.kubeconfig()}, ""), options);
+    kd_test::ApiLoader loader(client);
+    if (!o.crds_dir.empty() && std::filesystem::is_directory(o.crds_dir)) kd_test::install_crds(loader, o.crds_dir);
+    // The leader-election Lease's namespace (Koordinator's).
+    loader.request("POST", "/api/v1/namespaces",
+                   R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"koordinator-system"}})", {201, 409});
+
+    std::stringstream generated;
+    std::time_t now = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    generate_cluster(generated, {o.nodes, o.pods, 1, o.hot_share, false, stamp});
+    rapidjson::Document doc;
+    doc.Parse(generated.str().c_str());
+    auto& a = doc.GetAllocator();
+    // Everything but pods first (owners before what they own), then pods from several clients —
+    // each with a document of its own: a RapidJSON allocator is not thread-safe, and the loader
+    // edits the objects it sends.
+    rapidjson::Value others(rapidjson::kArrayType);
+    std::vector<std::unique_ptr<rapidjson::Document>> pods;
+    for (int i = 0; i < std::max(1, o.loaders); ++i) {
+        pods.push_back(std::make_unique<rapidjson::Document>());
+        pods.back()->SetArray();
+    }
+    size_t n = 0;
+    for (auto& item : doc["items"].GetArray()) {
+        if (std::string(item["kind"].GetString()) == "Pod") {
+            rapidjson::Document& mine = *pods[n++ % pods.size()];
+            mine.PushBack(rapidjson::Value(item, mine.GetAllocator()), mine.GetAllocator());
+        } else {
+            others.PushBack(item, a);
+        }
+    }
+    auto t_load = Clock::now();
+    loader.load(others, a);
+    std::vector<std::thread> threads;
+    std::vector<std::string> failures(pods.size());
+    for (size_t i = 0; i < pods.size(); ++i)
+        threads.emplace_back([&, i] {
+            try {
+                kd_test::ApiLoader mine = loader;  // with the owners' new UIDs
+                mine.load(*pods[i], pods[i]->GetAllocator());
+            } catch (const std::exception& e) {
+                failures[i] = e.what();
+            }
+        });
+    for (auto& t : threads) t.join();
+    for (const auto& f : failures)
+        if (!f.empty()) throw std::runtime_error("loading pods: " + f);
+    std::cout << fmt::format("real kube-apiserver ({}) loaded with {} nodes and {} pods in {:.0f} s\n", o.envtest_dir,
+                             o.nodes, n, seconds_since(t_load));
+
+    for (const char* accept : {kJson, kProtobuf}) {
+        const bool json = std::string(accept) == kJson;
+        auto [mb, s] = pod_list_transfer(client, accept, json ? std::string() : o.save_pod_list);
+        std::cout << fmt::format("pod LIST ({:8}), received and dropped: {:.0f} MB in {:.1f} s ({:.0f} MB/s)\n",
+                                 json ? "JSON" : "protobuf", mb, s, mb / s);
+    }
+
+    DaemonRun run = o.daemon;
+    run.kubeconfig = server.kubeconfig();
+    run.seconds = 0;
+    run.accept = kJson;
+    if (int rc = measure_daemon(run)) return rc;
+    run.accept = kProtobuf;
+    return measure_daemon(run);
+}
+
+}  // namespace kd::tools
