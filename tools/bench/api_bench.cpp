@@ -25,12 +25,6 @@ namespace kd::tools {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
 // Loads a generated List into the server in batches of ~16 MB; returns the pods loaded.
 uint64_t load_server(kd_test::FakeApiServer& server, const std::filesystem::path& file) {
     std::string batch;
@@ -176,8 +170,8 @@ int run_api_bench(const ApiBenchOptions& o) {
         double list_mb = double(received_bytes(live->sync)) / 1e6;
         // The pod LIST alone, received and dropped: what the server and the network take.
         double pod_mb = 0;
-        double transfer_s = transfer_seconds(server.url(), accept, "/api/v1/pods", &pod_mb,
-                                             protobuf ? o.save_pod_list : std::string());
+        double transfer_s =
+            transfer_seconds(server.url(), accept, "/api/v1/pods", &pod_mb, protobuf ? o.save_pod_list : std::string());
         std::cout << fmt::format(
             "LIST + decode ({}): {:.0f} MB of response bodies, {} pods in the model in {:.2f} s: {:.0f} MB/s end to "
             "end (the pod LIST alone, {:.0f} MB received and dropped: {:.2f} s, so the client adds {:.0f}%); "

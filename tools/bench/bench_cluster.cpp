@@ -79,8 +79,9 @@ int main(int argc, char** argv) {
     app.add_option("--api-size", api_size, "NODESxPODS for --api")->capture_default_str();
     app.add_option("--api-events", api.events, "Pod events in the --api watch burst")->capture_default_str();
     app.add_option("--api-server", api.server_script, "The test API server script")->capture_default_str();
-    app.add_option("--save-pod-list", api.save_pod_list,
-                   "With --api or --envtest: save the protobuf pod LIST body to this file (input of kdesched-bench-protobuf)");
+    app.add_option(
+        "--save-pod-list", api.save_pod_list,
+        "With --api or --envtest: save the protobuf pod LIST body to this file (input of kdesched-bench-protobuf)");
     bool daemon = false;
     app.add_flag("--daemon", daemon,
                  "With --api: then run `kdesched run` (default profile, dry run) on the same server and report its "

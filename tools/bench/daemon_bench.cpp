@@ -1,5 +1,7 @@
 #include "daemon_bench.hpp"
 
+#include "process_figures.hpp"
+
 #include "net/http_client.hpp"
 
 #include <fmt/format.h>
@@ -19,12 +21,6 @@
 namespace kd::tools {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // Resident bytes and CPU seconds of another process, from /proc.
 struct ProcessFigures {

@@ -1,5 +1,7 @@
 #include "envtest_bench.hpp"
 
+#include "process_figures.hpp"
+
 #include "api_loader.hpp"
 #include "crd_installer.hpp"
 #include "generate/cluster_generator.hpp"
@@ -10,8 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -21,12 +23,6 @@
 namespace kd::tools {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // One envtest server, stopped with its working directory when this goes away.
 class Server {
@@ -59,13 +55,14 @@ std::pair<double, double> pod_list_transfer(core::kube::ApiClient& client, const
     if (!save.empty()) out.open(save, std::ios::binary);
     uint64_t bytes = 0;
     auto t0 = Clock::now();
-    auto r = client.stream({"GET", "/api/v1/pods?limit=500&resourceVersion=0", {{"Accept", accept}}, "", ""},
-                           [&](std::string_view chunk) {
-                               bytes += chunk.size();
-                               if (out.is_open()) out.write(chunk.data(), std::streamsize(chunk.size()));
-                               return true;
-                           },
-                           nullptr, core::net::Delivery::in_large_pieces);
+    auto r = client.stream(
+        {"GET", "/api/v1/pods?limit=500&resourceVersion=0", {{"Accept", accept}}, "", ""},
+        [&](std::string_view chunk) {
+            bytes += chunk.size();
+            if (out.is_open()) out.write(chunk.data(), std::streamsize(chunk.size()));
+            return true;
+        },
+        nullptr, core::net::Delivery::in_large_pieces);
     if (!r.ok()) throw std::runtime_error("GET /api/v1/pods: " + r.describe());
     return {double(bytes) / 1e6, seconds_since(t0)};
 }

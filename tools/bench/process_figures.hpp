@@ -1,14 +1,21 @@
-// What the benchmarks read about their own process: resident memory and CPU time.
+// What the benchmarks read about their own process: resident memory, CPU time, wall time.
 #pragma once
 
 #include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <ctime>
 #include <fstream>
 
 namespace kd::tools {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // Resident set size in bytes, after handing freed memory back to the kernel.
 inline long resident_bytes() {

@@ -6,7 +6,7 @@
 // fault scenarios run twice: with JSON, and with protobuf as kdesched asks for it by default.
 #include "fake_apiserver.hpp"
 #include "kube/cluster_sync.hpp"
-#include "recording_sink.hpp"
+#include "server_drafts.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <sstream>
 #include <thread>
 
@@ -362,40 +361,22 @@ TEST_CASE("reflectors: the test server's protobuf (its own encoder) decodes to w
     }
     FakeApiServer server;
     server.load(objects + "]");
-    auto read_all = [&](const std::string& accept, std::map<std::string, kube::Encoding>& encodings) {
+    auto read_all = [&](const std::string& accept) {
         auto options = Live::client_options();
         options.accept = accept;
         kube::Connection connection;
         connection.server = server.url();
         kube::ApiClient client(connection, options);
-        kube::ClusterSync sync(client);
-        kd::test::RecordingSink sink;
-        std::map<ObjectKind, std::unique_ptr<ApiObjectDecoder>> decoders;
-        auto failures = sync.list_once([&](std::vector<kube::Change>& changes) {
-            for (auto& c : changes) {
-                if (c.type != kube::Change::Type::list_items) continue;
-                const auto& res = kube::resource_of(c.kind);
-                auto& d = decoders[c.kind];
-                if (!d)
-                    d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
-                encodings[std::string(res.kind)] = c.encoding;
-                c.for_each([&](char* data, size_t size) {
-                    auto problem = c.encoding == kube::Encoding::protobuf ? d->decode_protobuf({data, size})
-                                                                          : d->decode(data, size);
-                    CHECK_FALSE(problem);
-                });
-            }
-        });
-        REQUIRE(failures.empty());
-        std::sort(sink.texts.begin(), sink.texts.end());
-        return sink.texts;
+        kd_test::ServerDrafts drafts = kd_test::read_server_drafts(client);
+        REQUIRE(drafts.failures.empty());
+        CHECK(drafts.problems.empty());
+        return drafts;
     };
-    std::map<std::string, kube::Encoding> json_encodings, pb_encodings;
-    auto json = read_all("application/json", json_encodings);
-    auto pb = read_all("application/vnd.kubernetes.protobuf,application/json", pb_encodings);
-    REQUIRE(json.size() >= 15);
-    CHECK(pb == json);
-    CHECK(pb_encodings.at("Pod") == kube::Encoding::protobuf);
-    CHECK(pb_encodings.at("PodDisruptionBudget") == kube::Encoding::protobuf);
-    CHECK(json_encodings.at("Pod") == kube::Encoding::json);
+    auto json = read_all("application/json");
+    auto pb = read_all("application/vnd.kubernetes.protobuf,application/json");
+    REQUIRE(json.texts.size() >= 15);
+    CHECK(pb.texts == json.texts);
+    CHECK(pb.encodings.at("Pod") == kube::Encoding::protobuf);
+    CHECK(pb.encodings.at("PodDisruptionBudget") == kube::Encoding::protobuf);
+    CHECK(json.encodings.at("Pod") == kube::Encoding::json);
 }

@@ -9,8 +9,8 @@
 #include "crd_installer.hpp"
 #include "envtest.hpp"
 #include "kube/cluster_sync.hpp"
-#include "recording_sink.hpp"
 #include "run_command.hpp"
+#include "server_drafts.hpp"
 
 #include <kdesched/view.hpp>
 
@@ -20,8 +20,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
-#include <set>
 #include <thread>
 
 using namespace kd::core;
@@ -134,42 +132,22 @@ TEST_CASE("simulate --kubeconfig decides on the live cluster as on its snapshot 
 TEST_CASE("a protobuf LIST gives exactly the objects of a JSON LIST", "[envtest]") {
     kd_test::Envtest* env = loaded("protobuf vs JSON on a real API server");
     if (!env) return;
-    // Every object of every kind, as drafts' canonical text, and which encodings arrived.
-    auto read_all = [&](const std::string& accept, std::set<std::string>& encodings) {
+    auto read_all = [&](const std::string& accept) {
         auto client = env->client(accept);
-        kd::test::RecordingSink sink;
-        std::map<ObjectKind, std::unique_ptr<ApiObjectDecoder>> decoders;
-        kube::ClusterSync sync(*client);
-        auto failures = sync.list_once([&](std::vector<kube::Change>& changes) {
-            for (auto& c : changes) {
-                if (c.type != kube::Change::Type::list_items) continue;
-                const auto& res = kube::resource_of(c.kind);
-                auto& d = decoders[c.kind];
-                if (!d)
-                    d = std::make_unique<ApiObjectDecoder>("LIST", std::string(res.kind), res.group_version(), sink);
-                encodings.insert(std::string(res.kind) +
-                                 (c.encoding == kube::Encoding::protobuf ? " protobuf" : " json"));
-                c.for_each([&](char* data, size_t size) {
-                    auto problem = c.encoding == kube::Encoding::protobuf ? d->decode_protobuf({data, size})
-                                                                          : d->decode(data, size);
-                    CHECK_FALSE(problem);
-                });
-            }
-        });
-        REQUIRE(failures.empty());
-        std::sort(sink.texts.begin(), sink.texts.end());
-        return sink.texts;
+        kd_test::ServerDrafts drafts = kd_test::read_server_drafts(*client);
+        REQUIRE(drafts.failures.empty());
+        CHECK(drafts.problems.empty());
+        return drafts;
     };
-    std::set<std::string> json_encodings, pb_encodings;
-    auto json = read_all("application/json", json_encodings);
-    auto pb = read_all("application/vnd.kubernetes.protobuf,application/json", pb_encodings);
-    REQUIRE(json.size() > 30);
-    CHECK(pb == json);
+    auto json = read_all("application/json");
+    auto pb = read_all("application/vnd.kubernetes.protobuf,application/json");
+    REQUIRE(json.texts.size() > 30);
+    CHECK(pb.texts == json.texts);
     // Built-in kinds came as protobuf, Koordinator's CRDs as JSON.
-    CHECK(pb_encodings.count("Pod protobuf"));
-    CHECK(pb_encodings.count("Node protobuf"));
-    CHECK(pb_encodings.count("NodeMetric json"));
-    CHECK_FALSE(json_encodings.count("Pod protobuf"));
+    CHECK(pb.encodings.at("Pod") == kube::Encoding::protobuf);
+    CHECK(pb.encodings.at("Node") == kube::Encoding::protobuf);
+    CHECK(pb.encodings.at("NodeMetric") == kube::Encoding::json);
+    CHECK(json.encodings.at("Pod") == kube::Encoding::json);
 }
 
 TEST_CASE("watched changes reach the model: added, modified, deleted", "[envtest]") {
