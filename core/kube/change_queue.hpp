@@ -40,6 +40,11 @@ struct Change {
     std::string resource_version;  // list_done: the list's
     Encoding encoding = Encoding::json;
 
+    // A change without objects yet: a list_start, list_done (with the list's resourceVersion) or
+    // list_abort, or a batch to add() to.
+    static Change of(Type type, ObjectKind kind, std::string resource_version = "") {
+        return {type, kind, {}, 0, std::move(resource_version), Encoding::json};
+    }
     // Appends one object (the first sets the encoding; a change holds one encoding).
     void add(std::string_view object, Encoding e);
     // Calls f(char* data, size_t size) for each object in order (JSON: data[size] is '\\0').

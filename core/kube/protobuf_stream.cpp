@@ -14,26 +14,9 @@ namespace {
 
 constexpr size_t kMaxSmallField = 1u << 20;  // typeMeta, ListMeta: a few dozen bytes in practice
 
-// A varint at the start of `s`: its value and length (0 when incomplete).
+// A varint at the start of `s`: its length (0 when incomplete) and value.
 size_t varint(std::string_view s, uint64_t& out) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < s.size() && i < 10; ++i) {
-        v |= static_cast<uint64_t>(static_cast<uint8_t>(s[i]) & 0x7f) << (7 * i);
-        if (!(static_cast<uint8_t>(s[i]) & 0x80)) {
-            out = v;
-            return i + 1;
-        }
-    }
-    return 0;
-}
-
-std::string_view string_field(std::string_view message, uint32_t number) {
-    WireReader r(message);
-    WireField f;
-    std::string_view out;
-    while (r.next(f))
-        if (f.number == number && f.type == WireType::bytes) out = f.bytes;
-    return out;
+    return decode::read_varint(reinterpret_cast<const uint8_t*>(s.data()), s.size(), out);
 }
 
 }  // namespace
@@ -161,11 +144,11 @@ size_t ProtobufListSplitter::take_body(const char* p, size_t n) {
 void ProtobufListSplitter::body_done(std::string_view bytes) {
     switch (body_) {
         case Body::type_meta:
-            kind_ = std::string(string_field(bytes, 2));
+            kind_ = std::string(decode::bytes_field(bytes, 2));
             break;
         case Body::list_meta:  // ListMeta: resourceVersion = 2, continue = 3
-            resource_version_ = std::string(string_field(bytes, 2));
-            continue_ = std::string(string_field(bytes, 3));
+            resource_version_ = std::string(decode::bytes_field(bytes, 2));
+            continue_ = std::string(decode::bytes_field(bytes, 3));
             break;
         case Body::item:
             ++items_;
@@ -180,6 +163,9 @@ void ProtobufListSplitter::body_done(std::string_view bytes) {
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// One frame's WatchEvent {type = 1, object = 2 (RawExtension: raw = 1)}, its object unwrapped.
 WatchEvent split_protobuf_watch_event(std::string_view event) {
     WatchEvent out;
     std::string_view raw;
@@ -188,7 +174,7 @@ WatchEvent split_protobuf_watch_event(std::string_view event) {
     while (r.next(f)) {
         if (f.type != WireType::bytes) continue;
         if (f.number == 1) out.type = f.bytes;
-        if (f.number == 2) raw = string_field(f.bytes, 1);  // RawExtension.raw
+        if (f.number == 2) raw = decode::bytes_field(f.bytes, 1);  // RawExtension.raw
     }
     if (r.malformed()) throw std::runtime_error(std::string("a malformed watch event: ") + r.malformed());
     if (out.type.empty()) throw std::runtime_error("a watch event without a type");
@@ -197,9 +183,11 @@ WatchEvent split_protobuf_watch_event(std::string_view event) {
         throw std::runtime_error("a " + std::string(out.type) + " watch event without a \"k8s\\0\" enveloped object");
     out.object = envelope.raw;
     // ObjectMeta (1).resourceVersion (6); a Status (ERROR) has a ListMeta there, and no version.
-    if (out.type != "ERROR") out.resource_version = string_field(string_field(out.object, 1), 6);
+    if (out.type != "ERROR") out.resource_version = decode::bytes_field(decode::bytes_field(out.object, 1), 6);
     return out;
 }
+
+}  // namespace
 
 void ProtobufWatchSplitter::feed(std::string_view chunk) {
     // Frames wholly inside the chunk are handed over in place; a split one is gathered first.

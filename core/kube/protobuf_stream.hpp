@@ -70,9 +70,6 @@ private:
     size_t events_ = 0;
 };
 
-// Splits one frame's WatchEvent (for tests and the frame handler).
-WatchEvent split_protobuf_watch_event(std::string_view event);
-
 // A protobuf metav1.Status (its message, without the envelope): code, reason, message.
 struct ProtobufStatus {
     int code = 0;

@@ -90,8 +90,8 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
         stats_.not_served = true;
         // An empty, synced kind: the plugins that need it see none rather than waiting forever.
         if (!stats_.listed) {
-            queue_.push({Change::Type::list_start, kind_, {}, 0, {}, Encoding::json});
-            queue_.push({Change::Type::list_done, kind_, {}, 0, {}, Encoding::json});
+            queue_.push(Change::of(Change::Type::list_start, kind_));
+            queue_.push(Change::of(Change::Type::list_done, kind_));
             stats_.listed = true;
         }
         set_error(what + " is not served by the API server (404)");
@@ -121,15 +121,15 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
 }
 
 Reflector::Outcome Reflector::list() {
-    queue_.push({Change::Type::list_start, kind_, {}, 0, {}, Encoding::json});
-    Change batch{Change::Type::list_items, kind_, {}, 0, {}, Encoding::json};
+    queue_.push(Change::of(Change::Type::list_start, kind_));
+    Change batch = Change::of(Change::Type::list_items, kind_);
     std::string cont, rv;
     auto flush = [&] {
         if (batch.count == 0) return;
-        queue_.push(std::exchange(batch, Change{Change::Type::list_items, kind_, {}, 0, {}, Encoding::json}));
+        queue_.push(std::exchange(batch, Change::of(Change::Type::list_items, kind_)));
     };
     auto abort = [&](Outcome o) {
-        queue_.push({Change::Type::list_abort, kind_, {}, 0, {}, Encoding::json});
+        queue_.push(Change::of(Change::Type::list_abort, kind_));
         return o;
     };
     for (;;) {
@@ -176,7 +176,7 @@ Reflector::Outcome Reflector::list() {
         cont = splitter.continue_token();
         if (cont.empty()) break;
     }
-    queue_.push({Change::Type::list_done, kind_, {}, 0, rv, Encoding::json});
+    queue_.push(Change::of(Change::Type::list_done, kind_, rv));
     resource_version_ = rv;
     list_from_ = rv;
     ++stats_.lists;
@@ -194,10 +194,10 @@ Reflector::Outcome Reflector::watch() {
                          "?watch=1&allowWatchBookmarks=true&resourceVersion=" + query_escape(resource_version_) +
                          "&timeoutSeconds=" + std::to_string(timeout);
     ++stats_.watches;
-    Change pending{Change::Type::upsert, kind_, {}, 0, {}, Encoding::json};
+    Change pending = Change::of(Change::Type::upsert, kind_);
     auto flush = [&] {
         if (pending.count == 0) return;
-        queue_.push(std::exchange(pending, Change{Change::Type::upsert, kind_, {}, 0, {}, Encoding::json}));
+        queue_.push(std::exchange(pending, Change::of(Change::Type::upsert, kind_)));
     };
     bool gone = false;
     std::string malformed, error_event;
@@ -208,15 +208,13 @@ Reflector::Outcome Reflector::watch() {
             return;
         }
         if (e.type == "ERROR") {
-            int code = error_event_code(e.object, encoding);
-            if (code == 410) gone = true;
-            error_event =
-                "watch " + resource_.collection_path() + ": ERROR event " +
-                (encoding == Encoding::json ? std::string(e.object) : read_protobuf_status(e.object).status.message);
+            ErrorEvent error = read_error_event(e.object, encoding);
+            if (error.code == 410) gone = true;
+            error_event = "watch " + resource_.collection_path() + ": ERROR event " + error.text;
             return;
         }
         Change::Type type = e.type == "DELETED" ? Change::Type::remove : Change::Type::upsert;
-        if (pending.type != type || (pending.count > 0 && pending.encoding != encoding)) flush();
+        if (pending.type != type) flush();
         pending.type = type;
         pending.add(e.object, encoding);
         if (!e.resource_version.empty()) resource_version_ = e.resource_version;

@@ -4,7 +4,26 @@
 
 #include <rapidjson/document.h>
 
+#include <type_traits>
+
 namespace kd::core::kube {
+
+namespace {
+
+// f(the list splitter) once the encoding is known, `none` before the first byte.
+template <class Variant, class R, class F>
+R with_splitter(const Variant& v, R none, F&& f) {
+    return std::visit(
+        [&](const auto& s) -> R {
+            if constexpr (std::is_same_v<std::decay_t<decltype(s)>, std::monostate>)
+                return none;
+            else
+                return f(s);
+        },
+        v);
+}
+
+}  // namespace
 
 void ListBodySplitter::feed(std::string_view chunk) {
     if (chunk.empty()) return;
@@ -14,29 +33,22 @@ void ListBodySplitter::feed(std::string_view chunk) {
         else
             splitter_.emplace<ListSplitter>([this](std::string_view o) { on_item_(o, Encoding::json); });
     }
-    std::visit(
-        [&](auto& s) {
-            if constexpr (!std::is_same_v<std::decay_t<decltype(s)>, std::monostate>) s.feed(chunk);
-        },
-        splitter_);
+    if (auto* json = std::get_if<ListSplitter>(&splitter_))
+        json->feed(chunk);
+    else
+        std::get<ProtobufListSplitter>(splitter_).feed(chunk);
 }
 
 bool ListBodySplitter::complete() const {
-    if (auto* j = std::get_if<ListSplitter>(&splitter_)) return j->complete();
-    if (auto* p = std::get_if<ProtobufListSplitter>(&splitter_)) return p->complete();
-    return false;
+    return with_splitter(splitter_, false, [](const auto& s) { return s.complete(); });
 }
 
 std::string ListBodySplitter::resource_version() const {
-    if (auto* j = std::get_if<ListSplitter>(&splitter_)) return j->resource_version();
-    if (auto* p = std::get_if<ProtobufListSplitter>(&splitter_)) return p->resource_version();
-    return "";
+    return with_splitter(splitter_, std::string(), [](const auto& s) { return s.resource_version(); });
 }
 
 std::string ListBodySplitter::continue_token() const {
-    if (auto* j = std::get_if<ListSplitter>(&splitter_)) return j->continue_token();
-    if (auto* p = std::get_if<ProtobufListSplitter>(&splitter_)) return p->continue_token();
-    return "";
+    return with_splitter(splitter_, std::string(), [](const auto& s) { return s.continue_token(); });
 }
 
 void WatchStreamSplitter::feed(std::string_view chunk) {
@@ -48,20 +60,24 @@ void WatchStreamSplitter::feed(std::string_view chunk) {
         else
             splitter_.emplace<ProtobufWatchSplitter>([this](const WatchEvent& e) { on_event_(e, Encoding::protobuf); });
     }
-    std::visit(
-        [&](auto& s) {
-            if constexpr (!std::is_same_v<std::decay_t<decltype(s)>, std::monostate>) s.feed(chunk);
-        },
-        splitter_);
+    if (auto* json = std::get_if<WatchSplitter>(&splitter_))
+        json->feed(chunk);
+    else
+        std::get<ProtobufWatchSplitter>(splitter_).feed(chunk);
 }
 
-int error_event_code(std::string_view object, Encoding encoding) {
-    if (encoding == Encoding::protobuf) return read_protobuf_status(object).code;
+ErrorEvent read_error_event(std::string_view object, Encoding encoding) {
+    if (encoding == Encoding::protobuf) {
+        ProtobufStatus s = read_protobuf_status(object);
+        return {s.code, s.status.message};
+    }
+    ErrorEvent out{0, std::string(object)};
     rapidjson::Document d;
     d.Parse(object.data(), object.size());
-    if (d.HasParseError() || !d.IsObject()) return 0;
+    if (d.HasParseError() || !d.IsObject()) return out;
     auto it = d.FindMember("code");
-    return it != d.MemberEnd() && it->value.IsInt() ? it->value.GetInt() : 0;
+    if (it != d.MemberEnd() && it->value.IsInt()) out.code = it->value.GetInt();
+    return out;
 }
 
 }  // namespace kd::core::kube

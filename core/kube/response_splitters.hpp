@@ -41,7 +41,12 @@ private:
     std::variant<std::monostate, WatchSplitter, ProtobufWatchSplitter> splitter_;
 };
 
-// The code of a watch ERROR event's Status object (0 when it has none).
-int error_event_code(std::string_view object, Encoding encoding);
+// A watch ERROR event's Status object: its code (0 when it has none) and, for a message, the
+// object's JSON or the protobuf Status's message.
+struct ErrorEvent {
+    int code;
+    std::string text;
+};
+ErrorEvent read_error_event(std::string_view object, Encoding encoding);
 
 }  // namespace kd::core::kube

@@ -60,7 +60,7 @@ public:
         return std::make_unique<kd::core::kube::ApiClient>(kd::core::kube::read_kubeconfig({kubeconfig_}, ""), o);
     }
 
-private:
+    // A server of its own from the envtest folder `dir` (start.sh), stopped when this goes away.
     explicit Envtest(std::string dir) : dir_(std::move(dir)) {
         FILE* p = ::popen(("'" + dir_ + "/start.sh' 2>&1").c_str(), "r");
         if (!p) throw std::runtime_error("envtest: cannot run start.sh");
@@ -76,6 +76,8 @@ private:
         work_ = last;
         kubeconfig_ = work_ + "/kubeconfig";
     }
+
+private:
     std::string dir_, work_, kubeconfig_;
 };
 

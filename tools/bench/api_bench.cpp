@@ -6,12 +6,11 @@
 #include "generate/cluster_generator.hpp"
 #include "kube/cluster_sync.hpp"
 #include "kube/json_stream.hpp"
+#include "list_transfer.hpp"
 #include "process_figures.hpp"
 
 #include <fmt/format.h>
 
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -62,30 +61,6 @@ struct LiveSync {
               return c;
           }()) {}
 };
-
-// Seconds to receive one LIST (from the watch cache, as reflectors ask) and drop it; its MB in
-// `mb`; the body saved to `save` when given.
-double transfer_seconds(const std::string& url, const char* accept, const std::string& path, double* mb,
-                        const std::string& save = "") {
-    core::net::ClientConfig config;
-    config.timeout = std::chrono::minutes(30);  // the first protobuf LIST waits for the server to encode
-    core::net::HttpClient http(url, config);
-    std::ofstream out;
-    if (!save.empty()) out.open(save, std::ios::binary);
-    uint64_t bytes = 0;
-    auto t0 = Clock::now();
-    auto r = http.stream(
-        {"GET", path + "?limit=500&resourceVersion=0", {{"Accept", accept}}, "", ""},
-        [&](std::string_view chunk) {
-            bytes += chunk.size();
-            if (out.is_open()) out.write(chunk.data(), std::streamsize(chunk.size()));
-            return true;
-        },
-        nullptr, core::net::Delivery::in_large_pieces);
-    if (r.status != 200) throw std::runtime_error("GET " + path + ": HTTP " + std::to_string(r.status));
-    if (mb) *mb = double(bytes) / 1e6;
-    return seconds_since(t0);
-}
 
 uint64_t received_bytes(const core::kube::ClusterSync& sync) {
     uint64_t bytes = 0;
@@ -140,9 +115,13 @@ int run_api_bench(const ApiBenchOptions& o) {
     connection.source = "benchmark";
     // The server encodes each object in protobuf once, on the first protobuf LIST: done here, so
     // that what is measured is serving, not encoding (a real server keeps its objects encoded).
+    core::kube::ClientOptions transfer_options;
+    transfer_options.qps = 0;
+    transfer_options.stream_timeout = std::chrono::minutes(30);  // the first protobuf LIST waits for the encoding
+    core::kube::ApiClient transfer_client(connection, transfer_options);
     {
         auto t_encode = Clock::now();
-        transfer_seconds(server.url(), kProtobuf, "/api/v1/pods", nullptr);
+        list_transfer(transfer_client, "/api/v1/pods", kProtobuf);
         std::cout << fmt::format("test API server encoded its objects in protobuf in {:.0f} s\n",
                                  seconds_since(t_encode));
     }
@@ -169,17 +148,16 @@ int run_api_bench(const ApiBenchOptions& o) {
         double list_s = seconds_since(t_list), list_cpu = cpu.seconds(), list_control = control.seconds();
         double list_mb = double(received_bytes(live->sync)) / 1e6;
         // The pod LIST alone, received and dropped: what the server and the network take.
-        double pod_mb = 0;
-        double transfer_s =
-            transfer_seconds(server.url(), accept, "/api/v1/pods", &pod_mb, protobuf ? o.save_pod_list : std::string());
+        Transfer pods_alone =
+            list_transfer(transfer_client, "/api/v1/pods", accept, protobuf ? o.save_pod_list : std::string());
         std::cout << fmt::format(
             "LIST + decode ({}): {:.0f} MB of response bodies, {} pods in the model in {:.2f} s: {:.0f} MB/s end to "
             "end (the pod LIST alone, {:.0f} MB received and dropped: {:.2f} s, so the client adds {:.0f}%); "
             "decode into the model on the control thread {:.2f} s: {:.0f} MB/s; client CPU {:.2f} s ({:.2f} s "
             "receiving and splitting on the network threads)\n",
-            protobuf ? "protobuf" : "JSON", list_mb, live->model.pod_count(), list_s, list_mb / list_s, pod_mb,
-            transfer_s, 100.0 * (list_s - transfer_s) / transfer_s, list_control, list_mb / list_control, list_cpu,
-            list_cpu - list_control);
+            protobuf ? "protobuf" : "JSON", list_mb, live->model.pod_count(), list_s, list_mb / list_s, pods_alone.mb,
+            pods_alone.seconds, 100.0 * (list_s - pods_alone.seconds) / pods_alone.seconds, list_control,
+            list_mb / list_control, list_cpu, list_cpu - list_control);
     }
     std::cout << fmt::format("RSS after sync: {:.0f} MB (whole process; {:.0f} MB at start, before the client)\n",
                              double(resident_bytes()) / 1e6, double(rss_start) / 1e6);

@@ -4,8 +4,9 @@
 
 #include "api_loader.hpp"
 #include "crd_installer.hpp"
+#include "envtest.hpp"
 #include "generate/cluster_generator.hpp"
-#include "kube/kubeconfig.hpp"
+#include "list_transfer.hpp"
 
 #include <fmt/format.h>
 
@@ -22,60 +23,10 @@
 
 namespace kd::tools {
 
-namespace {
-
-// One envtest server, stopped with its working directory when this goes away.
-class Server {
-public:
-    explicit Server(std::string dir) : dir_(std::move(dir)) {
-        FILE* p = ::popen(("'" + dir_ + "/start.sh' 2>&1").c_str(), "r");
-        if (!p) throw std::runtime_error("cannot run " + dir_ + "/start.sh");
-        char line[4096];
-        std::string last, all;
-        while (std::fgets(line, sizeof line, p)) {
-            all += line;
-            last = line;
-        }
-        if (::pclose(p) != 0) throw std::runtime_error(dir_ + "/start.sh failed:\n" + all);
-        while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
-        work_ = last;
-    }
-    ~Server() { std::system(("'" + dir_ + "/stop.sh' '" + work_ + "' >/dev/null 2>&1").c_str()); }
-    std::string kubeconfig() const { return work_ + "/kubeconfig"; }
-
-private:
-    std::string dir_, work_;
-};
-
-// The pod LIST (from the watch cache, as reflectors ask for it) received and dropped: its MB and
-// seconds — what the server and the network take; saved to `save` when given.
-std::pair<double, double> pod_list_transfer(core::kube::ApiClient& client, const char* accept,
-                                            const std::string& save) {
-    std::ofstream out;
-    if (!save.empty()) out.open(save, std::ios::binary);
-    uint64_t bytes = 0;
-    auto t0 = Clock::now();
-    auto r = client.stream(
-        {"GET", "/api/v1/pods?limit=500&resourceVersion=0", {{"Accept", accept}}, "", ""},
-        [&](std::string_view chunk) {
-            bytes += chunk.size();
-            if (out.is_open()) out.write(chunk.data(), std::streamsize(chunk.size()));
-            return true;
-        },
-        nullptr, core::net::Delivery::in_large_pieces);
-    if (!r.ok()) throw std::runtime_error("GET /api/v1/pods: " + r.describe());
-    return {double(bytes) / 1e6, seconds_since(t0)};
-}
-
-}  // namespace
-
 int run_envtest_bench(const EnvtestBenchOptions& o) {
-    Server server(o.envtest_dir);
-    core::kube::ClientOptions options;
-    options.qps = 0;
-    options.declared_only = false;  // the loader plays the cluster's controllers
-    core::kube::ApiClient client(core::kube::read_kubeconfig({server.kubeconfig()}, ""), options);
-    kd_test::ApiLoader loader(client);
+    kd_test::Envtest server(o.envtest_dir);
+    auto client = server.client();  // the loader plays the cluster's controllers
+    kd_test::ApiLoader loader(*client);
     if (!o.crds_dir.empty() && std::filesystem::is_directory(o.crds_dir)) kd_test::install_crds(loader, o.crds_dir);
     // The leader-election Lease's namespace (Koordinator's).
     loader.request("POST", "/api/v1/namespaces",
@@ -128,9 +79,9 @@ int run_envtest_bench(const EnvtestBenchOptions& o) {
 
     for (const char* accept : {kJson, kProtobuf}) {
         const bool json = std::string(accept) == kJson;
-        auto [mb, s] = pod_list_transfer(client, accept, json ? std::string() : o.save_pod_list);
+        Transfer t = list_transfer(*client, "/api/v1/pods", accept, json ? std::string() : o.save_pod_list);
         std::cout << fmt::format("pod LIST ({:8}), received and dropped: {:.0f} MB in {:.1f} s ({:.0f} MB/s)\n",
-                                 json ? "JSON" : "protobuf", mb, s, mb / s);
+                                 json ? "JSON" : "protobuf", t.mb, t.seconds, t.mb / t.seconds);
     }
 
     DaemonRun run = o.daemon;

@@ -357,12 +357,9 @@ private:
         string(v);
     }
     static std::string_view quantity_string(std::string_view q) {
-        WireReader r(q);
-        WireField f;
-        std::string_view s;
-        while (r.next(f))
-            if (f.number == 1 && f.type == WireType::bytes) s = f.bytes;
-        if (r.malformed()) throw Malformed{"", r.malformed()};
+        const char* malformed = nullptr;
+        std::string_view s = bytes_field(q, 1, &malformed);  // resource.Quantity {string = 1}
+        if (malformed) throw Malformed{"", malformed};
         return s;
     }
 
@@ -399,10 +396,6 @@ private:
 };
 
 }  // namespace
-
-bool protobuf_schema_for(std::string_view kind) {
-    return top_level(kind) != nullptr;
-}
 
 void decode_protobuf(std::string_view data, FileContext& ctx, std::string_view kind, std::string_view api_version) {
     const size_t index = ctx.next_index();

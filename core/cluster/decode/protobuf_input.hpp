@@ -18,7 +18,4 @@ namespace kd::core::decode {
 // a bad value, as decode_json does.
 void decode_protobuf(std::string_view message, FileContext& ctx, std::string_view kind, std::string_view api_version);
 
-// Whether kdesched can read `kind` from protobuf (the built-in kinds it drafts; CRDs are JSON).
-bool protobuf_schema_for(std::string_view kind);
-
 }  // namespace kd::core::decode

@@ -3,12 +3,27 @@
 // are facts of the API (k8s.io/api generated.proto), the schema lives in protobuf_input.cpp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 namespace kd::core::decode {
 
 enum class WireType : uint8_t { varint = 0, fixed64 = 1, bytes = 2, fixed32 = 5 };
+
+// A varint at the start of `p` (at most `n` bytes): its length, 0 when incomplete or longer
+// than 10 bytes; its value in `out`.
+inline size_t read_varint(const uint8_t* p, size_t n, uint64_t& out) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n && i < 10; ++i) {
+        v |= static_cast<uint64_t>(p[i] & 0x7f) << (7 * i);
+        if (!(p[i] & 0x80)) {
+            out = v;
+            return i + 1;
+        }
+    }
+    return 0;
+}
 
 struct WireField {
     uint32_t number = 0;
@@ -60,16 +75,9 @@ public:
 
 private:
     bool varint(uint64_t& out) {
-        uint64_t v = 0;
-        for (int shift = 0; shift < 64 && p_ != end_; shift += 7) {
-            uint8_t b = *p_++;
-            v |= static_cast<uint64_t>(b & 0x7f) << shift;
-            if (!(b & 0x80)) {
-                out = v;
-                return true;
-            }
-        }
-        return false;
+        size_t n = read_varint(p_, static_cast<size_t>(end_ - p_), out);
+        p_ += n;
+        return n != 0;
     }
     bool fixed(uint64_t& out, int n) {
         if (end_ - p_ < n) return bad("a truncated fixed-width value");
@@ -89,6 +97,18 @@ private:
     const char* malformed_ = nullptr;
 };
 
+// The last value of length-delimited field `number` of a message ("" when absent); `malformed`
+// (optional) gets what is wrong with a message that does not parse, nullptr otherwise.
+inline std::string_view bytes_field(std::string_view message, uint32_t number, const char** malformed = nullptr) {
+    WireReader r(message);
+    WireField f;
+    std::string_view out;
+    while (r.next(f))
+        if (f.number == number && f.type == WireType::bytes) out = f.bytes;
+    if (malformed) *malformed = r.malformed();
+    return out;
+}
+
 // The envelope of a protobuf body or watch object: "k8s\0", then runtime.Unknown { typeMeta
 // {apiVersion, kind} = 1, raw = 2, contentEncoding = 3, contentType = 4 }.
 struct Envelope {
@@ -105,15 +125,11 @@ inline bool unwrap_envelope(std::string_view data, Envelope& out) {
     bool raw = false;
     while (r.next(f)) {
         if (f.type != WireType::bytes) continue;
-        if (f.number == 1) {
-            WireReader t(f.bytes);
-            WireField g;
-            while (t.next(g)) {
-                if (g.type != WireType::bytes) continue;
-                if (g.number == 1) out.api_version = g.bytes;
-                if (g.number == 2) out.kind = g.bytes;
-            }
-            if (t.malformed()) return false;
+        if (f.number == 1) {  // TypeMeta: apiVersion = 1, kind = 2
+            const char* bad = nullptr;
+            out.api_version = bytes_field(f.bytes, 1, &bad);
+            out.kind = bytes_field(f.bytes, 2);
+            if (bad) return false;
         } else if (f.number == 2) {
             out.raw = f.bytes;
             raw = true;

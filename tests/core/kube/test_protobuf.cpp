@@ -212,6 +212,6 @@ TEST_CASE("protobuf: Status answers and ERROR events are read", "[kube][protobuf
     ApiStatus s = parse_status(body);
     CHECK(s.reason == "Expired");
     CHECK(s.message == "too old");
-    CHECK(error_event_code(status, Encoding::protobuf) == 410);
-    CHECK(error_event_code(R"({"kind":"Status","code":410})", Encoding::json) == 410);
+    CHECK(read_error_event(status, Encoding::protobuf).code == 410);
+    CHECK(read_error_event(R"({"kind":"Status","code":410})", Encoding::json).code == 410);
 }
