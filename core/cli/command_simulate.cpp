@@ -19,7 +19,7 @@ int run_simulate(const CommonOptions& opts, const SimulateOptions& sim) {
         core::DeschedulerConfiguration cfg = load_config(sim.config);
         core::PluginCatalog catalog = load_plugins(opts);
         core::ClusterModel model;
-        core::SimulationOptions options{sim.cycles, sim.explain, {}};
+        core::SimulationOptions options{sim.cycles, sim.explain, {}, {}};
         std::unique_ptr<core::kube::ApiClient> client;
         std::unique_ptr<core::kube::SecretReader> secrets;
         if (sim.live.given()) {

@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace kd::core {
 
@@ -184,8 +185,13 @@ private:
 class SimulationEnvironment : public DriverEnvironment {
 public:
     SimulationEnvironment(ClusterModel& model, SimulatedBackend& backend, SimulationObserver& observer,
-                          SimulationReport& report)
-        : model_(model), backend_(backend), observer_(observer), report_(report), actors_(model) {}
+                          SimulationReport& report, WriteAudit audit)
+        : model_(model),
+          backend_(backend),
+          observer_(observer),
+          report_(report),
+          audit_(std::move(audit)),
+          actors_(model) {}
 
     bool before(const DriverCall& call) override {
         if (call.kind == DriverCall::cycle) {
@@ -207,6 +213,7 @@ public:
             cycle.tick_errors.push_back(format_rfc3339(call.now_ms) + ": " + *error);
         }
         CycleWrites writes = backend_.take();
+        if (audit_) audit_(model_, writes, call.now_ms);
         for (auto& m : actors_.apply(writes, call.now_ms)) cycle.moves.push_back(std::move(m));
         for (auto& e : writes.events) cycle.events.push_back(std::move(e));
         jobs_.observe(model_, call.now_ms);
@@ -219,6 +226,7 @@ private:
     SimulatedBackend& backend_;
     SimulationObserver& observer_;
     SimulationReport& report_;
+    WriteAudit audit_;
     ClusterActors actors_;
     JobTracker jobs_;
 };
@@ -248,7 +256,7 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
     const int64_t start = simulation_start_ms(model);
     report.start_time = format_rfc3339(start);
     VirtualClock clock(start);
-    SimulationEnvironment environment(model, backend, observer, report);
+    SimulationEnvironment environment(model, backend, observer, report, options.audit);
     environment.start(start);
     if (options.cycles > 0) Driver(descheduler, model, clock, environment).run({report.interval_ms, options.cycles});
     report.pods_evicted = observer.pods_evicted();

@@ -10,13 +10,20 @@
 #include "simulator/simulation_report.hpp"
 
 #include <cstdint>
+#include <functional>
 
 namespace kd::core {
+
+// After every hook call, before the cluster takes in its writes: the model the call saw, what it
+// wrote and the virtual time. For checking every write against the state it was made on
+// (tests/safety); the simulation does not depend on it.
+using WriteAudit = std::function<void(const ClusterModel& model, const CycleWrites& writes, int64_t now_ms)>;
 
 struct SimulationOptions {
     uint64_t cycles = 10;
     bool explain = false;
     SimulatedBackend::SecretSource secrets;  // set when the cluster is a live one: Secrets by GET
+    WriteAudit audit;
 };
 
 // Runs the cycles; throws Error when the profiles cannot be built. A cycle that stops early

@@ -102,7 +102,7 @@ profiles:
     filter: {disabled: [{name: "*"}]}
 )",
                                       "writes.yaml");
-    SimulationReport report = simulate(config, catalog, m, {2, false, {}});
+    SimulationReport report = simulate(config, catalog, m, {2, false, {}, {}});
 
     REQUIRE(g_errors.size() == 3);
     CHECK(g_errors[0] == "kdesched writes PodMigrationJob and Reservation objects, not Pod");
@@ -241,7 +241,7 @@ TEST_CASE("the simulated API server: resourceVersions, conflicts and the status 
     add_pod(m, "web-1");
     PluginCatalog catalog;
     catalog.add_in_process(kd::module<Versions>("versions-test"));
-    simulate(parse_configuration(kVersionsProfile, "versions.yaml"), catalog, m, {2, false, {}});
+    simulate(parse_configuration(kVersionsProfile, "versions.yaml"), catalog, m, {2, false, {}, {}});
 
     const std::string what = "podmigrationjobs.scheduling.koordinator.sh \"j\"";
     REQUIRE(g_answers.size() == 8);
@@ -282,7 +282,7 @@ TEST_CASE("a plugin built against API 1.1 still writes status with create and up
     static const kd_module legacy{sizeof(kd_module), {1, 1, 0}, "versions-1.1", plugins, 1};
     PluginCatalog catalog;
     catalog.add_in_process(&legacy);
-    simulate(parse_configuration(kVersionsProfile, "versions.yaml"), catalog, m, {2, false, {}});
+    simulate(parse_configuration(kVersionsProfile, "versions.yaml"), catalog, m, {2, false, {}, {}});
     // Each accepted create and update was followed by a status write with the resourceVersion it
     // answered: create + status, update + status, then the status update.
     const PodMigrationJob* job = m.migration_job_by_name("j");
