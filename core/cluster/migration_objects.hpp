@@ -72,13 +72,17 @@ struct PodMigrationJob {
     std::optional<ObjectReference> status_pod_ref;
 };
 
+// A ReservationOwner's controller: an OwnerReference plus namespace. Not nested in ReservationOwner:
+// clang cannot default-construct a nested class with member initializers inside std::optional
+// before the enclosing class is complete.
+struct ReservationController {
+    std::string api_version, kind, name, uid, ns;
+    bool controller = false;
+};
+
 struct ReservationOwner {
     std::optional<ObjectReference> object;
-    // controller: an OwnerReference plus namespace
-    struct Controller {
-        std::string api_version, kind, name, uid, ns;
-        bool controller = false;
-    };
+    using Controller = ReservationController;
     std::optional<Controller> controller;
     std::optional<kd::LabelSelector> label_selector;
 };
