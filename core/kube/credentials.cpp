@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -181,7 +182,12 @@ ExecAnswer parse_exec_credential(const std::string& output, const std::string& a
     if (std::string exp = str(st->value, "expirationTimestamp"); !exp.empty()) {
         auto ms = kd::parse_rfc3339_ms(exp);
         if (!ms) throw bad("status.expirationTimestamp \"" + exp + "\", which is not an RFC 3339 time");
-        a.expires = std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms));
+        // system_clock counts nanoseconds in 64 bits (years 1678 to 2262): a later expiry is the
+        // latest time it holds, an earlier one long past (client-go reads any RFC 3339 year).
+        using std::chrono::milliseconds;
+        constexpr int64_t kLimitMs =
+            std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::duration::max()).count();
+        a.expires = std::chrono::system_clock::time_point(milliseconds(std::clamp(*ms, -kLimitMs, kLimitMs)));
     }
     return a;
 }

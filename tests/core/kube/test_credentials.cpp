@@ -159,4 +159,19 @@ TEST_CASE("credentials: ExecCredential answers", "[kube][credentials]") {
             R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"x","expirationTimestamp":"tomorrow"}})",
             v1, "p"),
         Catch::Contains("status.expirationTimestamp \"tomorrow\", which is not an RFC 3339 time"));
+
+    // Years system_clock cannot hold (past 2262, before 1678): the latest time it can, long past.
+    auto far = [&](const std::string& when) {
+        return parse_exec_credential(
+            R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"x","expirationTimestamp":")" +
+                when + R"("}})",
+            v1, "p");
+    };
+    auto now = std::chrono::system_clock::now();
+    auto future = far("4052-11-26T07:08:09.123+02:00").expires;
+    REQUIRE(future);
+    CHECK(*future > now + std::chrono::hours(24 * 365 * 200));
+    auto past = far("0001-01-01T00:00:00Z").expires;
+    REQUIRE(past);
+    CHECK(*past < now - std::chrono::hours(24 * 365 * 200));
 }
