@@ -23,6 +23,14 @@ bool pod_scheduled(const kd::Pod& pod) {
     return c && c->status() == "True";
 }
 
+// Deletes a job's Reservation: "" when it is gone, also when it was gone already (spec C.6 step 4,
+// C.6.2: NotFound is ignored) — an earlier attempt may have deleted it and lost its answer, or a
+// previous leader deleted it and died before writing the job's status.
+std::string delete_reservation(kd::Cycle& cycle, std::string_view name) {
+    kd::WriteResult r = cycle.delete_object("Reservation", "", name);
+    return r.not_found() ? "" : r.message;
+}
+
 }  // namespace
 
 struct Reconciler::Step {
@@ -102,7 +110,7 @@ bool Reconciler::timed_out(Step& s) {
     auto ttl = job.ttl_ms();
     if (ttl && *ttl > 0 && s.now - job.creation_ms() >= *ttl) {
         if (!job.reservation_name().empty()) {
-            if (std::string err = cycle.delete_object("Reservation", "", job.reservation_name()); !err.empty()) {
+            if (std::string err = delete_reservation(cycle, job.reservation_name()); !err.empty()) {
                 s.out.error = "deleting Reservation \"" + std::string(job.reservation_name()) + "\": " + err;
                 s.out.requeue_after_ms = kErrorBackoffMs;
                 return true;
@@ -321,13 +329,13 @@ void Reconciler::scavenge(kd::Cycle& cycle, const std::vector<Job>& jobs) {
         int64_t keep = ttl && *ttl > 0 ? *ttl + kScavengeGraceMs : kScavengeDefaultMs;
         if (now - job.creation_ms() <= keep) continue;
         if (!job.reservation_name().empty())
-            if (std::string err = cycle.delete_object("Reservation", "", job.reservation_name()); !err.empty()) {
+            if (std::string err = delete_reservation(cycle, job.reservation_name()); !err.empty()) {
                 cycle.warn("scavenger stopped: deleting Reservation \"" + std::string(job.reservation_name()) +
                            "\": " + err);
                 return;
             }
-        if (std::string err = cycle.delete_object("PodMigrationJob", "", job.name()); !err.empty())
-            cycle.warn("scavenger: deleting PodMigrationJob \"" + std::string(job.name()) + "\": " + err);
+        if (kd::WriteResult r = cycle.delete_object("PodMigrationJob", "", job.name()); !r.ok() && !r.not_found())
+            cycle.warn("scavenger: deleting PodMigrationJob \"" + std::string(job.name()) + "\": " + r.message);
     }
 }
 

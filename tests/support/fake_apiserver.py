@@ -6,8 +6,8 @@ consistent resourceVersion per list), WATCH (newline-delimited events from a res
 bookmarks, timeoutSeconds, 410 Gone for a resourceVersion that is too old), create / update /
 status subresource / merge patch / delete with resourceVersion conflicts, the Eviction API, and
 Status objects for every error. Tests drive it through /_test/: load objects, inject faults,
-compact the history, "restart" it (resourceVersions renumbered), and read back every request it
-served; /_test/touch makes a burst of watch events for the API benchmark. Built-in kinds are
+compact the history, "restart" it (resourceVersions renumbered), drop every open watch, and read
+back every request it served; /_test/touch makes a burst of watch events for the API benchmark. Built-in kinds are
 answered in protobuf (LIST, WATCH, errors) when the Accept header puts
 application/vnd.kubernetes.protobuf first, as a real server does; custom resources stay JSON.
 
@@ -110,6 +110,7 @@ class Store:
         self.history = history
         self.compacted = 0  # events at or before this resourceVersion are gone
         self.generation = 0  # bumped by restart: open watches end
+        self.streams = 0  # bumped by /_test/drop_watches: open watches end, nothing else changes
 
     @staticmethod
     def key(obj):
@@ -684,7 +685,7 @@ class Handler(BaseHTTPRequestHandler):
         sent = 0
         nsb = b'"namespace":"' + ns.encode() + b'"'
         with st.lock:
-            generation = st.generation
+            generation, streams = st.generation, st.streams
             if rv_param in ("", "0"):
                 since = st.rv
                 initial = [b'{"type":"ADDED","object":' + d + b"}\n" for (k_ns, _), (_, d) in sorted(st.objects[gvr].items())
@@ -737,14 +738,14 @@ class Handler(BaseHTTPRequestHandler):
                                                            "metadata": {"resourceVersion": str(st.rv)}}}
                 self.write_events([json.dumps(mark).encode() + b"\n"])
             with st.lock:
-                if st.generation != generation:
-                    return self.abort()  # a "restart": the connection goes away
+                if st.generation != generation or st.streams != streams:
+                    return self.abort()  # a "restart" or a dropped connection: the stream goes away
                 fresh = st.since(gvr, since)
                 if not fresh:
                     wait = min(deadline - now, self.state.bookmark_interval if bookmarks else 1.0, 1.0)
                     st.lock.wait(max(wait, 0.01))
-                    if st.generation != generation:
-                        return self.abort()  # a restart while waiting: nothing after it on this stream
+                    if st.generation != generation or st.streams != streams:
+                        return self.abort()  # a restart or a drop while waiting: nothing after it on this stream
                     fresh = st.since(gvr, since)
                 if fresh:
                     since = fresh[-1][0]
@@ -812,6 +813,11 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_test/compact":
             st.compact()
             return self.send_json(200, {"resourceVersion": str(st.rv)})
+        if path == "/_test/drop_watches":  # every open watch connection reset, as by a load balancer
+            with st.lock:
+                st.streams += 1
+                st.lock.notify_all()
+            return self.send_json(200, {})
         if path == "/_test/restart":
             st.restart()
             state.continues.clear()

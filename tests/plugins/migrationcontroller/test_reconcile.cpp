@@ -633,6 +633,21 @@ TEST_CASE("reconcile: an empty spec.mode follows defaultJobMode", "[reconcile]")
     CHECK(objects_written(w.host, "create", "Reservation").empty());
 }
 
+TEST_CASE("reconcile: a Timeout whose Reservation is gone already ends the job (found by the fault soak)",
+          "[reconcile]") {
+    World w;
+    w.host.on_write = [](const std::string& what) {
+        return what.rfind("delete Reservation", 0) == 0
+                   ? kd::WriteResult(KD_WRITE_NOT_FOUND, R"(reservations.scheduling.koordinator.sh "r1" not found)")
+                   : kd::WriteResult();
+    };
+    std::string job = running_with_reservation().created(kT0 - 6 * kMinute).json();
+    w.tick(kT0, {job});
+    CHECK(str(last_job_update(w.host, "job-p"), "/status/phase") == "Failed");
+    CHECK(str(last_job_update(w.host, "job-p"), "/status/reason") == "Timeout");
+    CHECK_FALSE(contains(w.host.logs(), "deleting Reservation"));
+}
+
 TEST_CASE("scavenger: deletes old jobs and their Reservations every minute", "[reconcile]") {
     struct Case {
         const char* name;
@@ -672,6 +687,19 @@ TEST_CASE("scavenger: deletes old jobs and their Reservations every minute", "[r
         CHECK(lines(w.host, "delete ").empty());
         w.tick(kT0 + 59'000, {a.json(), b.json()});
         CHECK(lines(w.host, "delete ") == std::vector<std::string>{"PodMigrationJob /job-a", "PodMigrationJob /job-b"});
+    }
+    SECTION("a Reservation or a job already gone does not stop the sweep") {
+        World w;
+        w.host.on_write = [](const std::string& what) {
+            return what.rfind("delete ", 0) == 0 ? kd::WriteResult(KD_WRITE_NOT_FOUND, "not found") : kd::WriteResult();
+        };
+        JobJson a("default", "a", kT0 - 11 * kMinute), b("default", "b", kT0 - 11 * kMinute);
+        a.phase("Failed").reservation("r-a");
+        b.phase("Failed").reservation("r-b");
+        w.tick(kT0, {a.json(), b.json()});
+        CHECK(lines(w.host, "delete ") == std::vector<std::string>{"Reservation /r-a", "PodMigrationJob /job-a",
+                                                                   "Reservation /r-b", "PodMigrationJob /job-b"});
+        CHECK_FALSE(contains(w.host.logs(), "scavenger"));
     }
     SECTION("a failed Reservation delete stops the sweep") {
         World w;
