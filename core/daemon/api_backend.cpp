@@ -3,6 +3,7 @@
 #include "kube/resources.hpp"
 #include "text/json_writer.hpp"
 
+#include <kdesched/decode.hpp>
 #include <kdesched/view.hpp>
 
 #include <rapidjson/document.h>
@@ -20,6 +21,7 @@ std::string pod_key(const kd_pod& pod) {
 
 // The resourceVersion of an object in an answer ("" when there is none).
 std::string resource_version_of(const std::string& body) {
+    if (kd::json_too_deep(body)) return "";
     rapidjson::Document d;
     d.Parse(body.data(), body.size());
     if (d.HasParseError() || !d.IsObject()) return "";
@@ -211,7 +213,7 @@ WriteResult ApiBackend::update(std::string_view json, Half half) {
         // Someone else wrote it. The change still applies when the other half — what this write
         // was decided on — is as we saw it; then only the resourceVersion is stale.
         kube::ApiResult now = client_.call({"GET", t.resource->object_path(t.ns, t.name), {}, "", ""});
-        if (!now.ok()) return result;
+        if (!now.ok() || kd::json_too_deep(now.body)) return result;
         rapidjson::Document current;
         current.Parse(now.body.data(), now.body.size());
         const char* other = half == Half::status ? "spec" : "status";

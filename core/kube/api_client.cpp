@@ -6,6 +6,8 @@
 
 #include "error.hpp"
 
+#include <kdesched/decode.hpp>
+
 #include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
@@ -76,6 +78,7 @@ ApiStatus parse_status(const std::string& body) {
     decode::Envelope envelope;  // a protobuf Status (an answer to Accept: …protobuf)
     if (decode::unwrap_envelope(body, envelope))
         return envelope.kind == "Status" ? read_protobuf_status(envelope.raw).status : s;
+    if (kd::json_too_deep(body)) return s;
     rapidjson::Document d;
     d.Parse(body.data(), body.size());
     if (d.HasParseError() || !d.IsObject()) return s;

@@ -5,6 +5,7 @@
 #include "net/tls_material.hpp"
 #include "text/input_file.hpp"
 
+#include <kdesched/decode.hpp>
 #include <kdesched/rfc3339.hpp>
 
 #include <rapidjson/document.h>
@@ -145,12 +146,14 @@ std::string last_lines(const std::string& text) {
 }  // namespace
 
 ExecAnswer parse_exec_credential(const std::string& output, const std::string& api_version, const std::string& where) {
-    rapidjson::Document d;
-    d.Parse(output.data(), output.size());
     auto bad = [&](const std::string& what) {
         return Error(where, "the exec credential plugin printed " + what,
                      "it must print an ExecCredential (apiVersion " + api_version + ") as JSON on stdout");
     };
+    if (kd::json_too_deep(output))
+        throw bad("JSON nested more than " + std::to_string(kd::kMaxJsonDepth) + " levels deep (the limit)");
+    rapidjson::Document d;
+    d.Parse(output.data(), output.size());
     if (d.HasParseError())
         throw bad(std::string("something that is not JSON (") + rapidjson::GetParseError_En(d.GetParseError()) +
                   " at byte " + std::to_string(d.GetErrorOffset()) + ")");

@@ -3,6 +3,8 @@
 #include "cluster/rfc3339.hpp"
 #include "text/json_writer.hpp"
 
+#include <kdesched/decode.hpp>
+
 #include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
@@ -21,6 +23,7 @@ struct LeaseRecord {
 
 LeaseRecord parse_lease(const std::string& body) {
     LeaseRecord l;
+    if (kd::json_too_deep(body)) return l;
     rapidjson::Document d;
     d.Parse(body.data(), body.size());
     if (d.HasParseError() || !d.IsObject()) return l;

@@ -2,6 +2,8 @@
 
 #include "cluster/decode/protobuf_wire.hpp"
 
+#include <kdesched/decode.hpp>
+
 #include <rapidjson/document.h>
 
 #include <type_traits>
@@ -72,6 +74,7 @@ ErrorEvent read_error_event(std::string_view object, Encoding encoding) {
         return {s.code, s.status.message};
     }
     ErrorEvent out{0, std::string(object)};
+    if (kd::json_too_deep(object)) return out;
     rapidjson::Document d;
     d.Parse(object.data(), object.size());
     if (d.HasParseError() || !d.IsObject()) return out;

@@ -2,6 +2,8 @@
 
 #include "kube/resources.hpp"
 
+#include <kdesched/decode.hpp>
+
 #include <rapidjson/document.h>
 
 namespace kd::core::kube {
@@ -24,7 +26,7 @@ std::string SecretReader::read(std::string_view ns, std::string_view name, std::
                secrets.rbac_rule("get") + " for that name)";
     if (!r.ok()) return "reading Secret " + key + ": " + r.describe();
     rapidjson::Document d;
-    d.Parse(r.body.data(), r.body.size());
+    if (!kd::json_too_deep(r.body)) d.Parse(r.body.data(), r.body.size());  // else null: refused below
     if (d.HasParseError() || !d.IsObject()) return "reading Secret " + key + ": the answer is not a JSON object";
     std::map<std::string, std::string> out;
     if (auto it = d.FindMember("data"); it != d.MemberEnd() && it->value.IsObject())

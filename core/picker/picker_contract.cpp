@@ -3,6 +3,7 @@
 #include "picker/picker_error.hpp"
 #include "text/json_writer.hpp"
 
+#include <kdesched/decode.hpp>
 #include <kdesched/pod_picker.hpp>
 
 #include <rapidjson/document.h>
@@ -41,6 +42,8 @@ std::vector<uint8_t> rank_answer(std::string_view body, const std::vector<std::s
     auto invalid = [&](const std::string& what) {
         return PickerError(PickFailure::invalid_answer, where, what, kShapeHint);
     };
+    if (kd::json_too_deep(body))
+        throw invalid("answer nests JSON more than " + std::to_string(kd::kMaxJsonDepth) + " levels deep (the limit)");
     rapidjson::Document doc;
     doc.Parse(body.data(), body.size());
     if (doc.HasParseError())

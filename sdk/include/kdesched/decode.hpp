@@ -442,12 +442,44 @@ void validate_value(const T& value, Errors& errs, const std::string& path) {
     if constexpr (detail::HasValidate<T>) value.validate(errs, path);
 }
 
+// Deepest nesting of arrays and objects accepted in JSON from outside — plugin args here; in the
+// host, the answers of the API server, the Pod Picker and exec plugins too. RapidJSON's DOM reader
+// recurses once per level, so deeper text would overflow the stack instead of being refused.
+inline constexpr int kMaxJsonDepth = 512;
+
+// Whether `text` opens more than kMaxJsonDepth arrays and objects inside one another (brackets in
+// strings do not count; the text need not be valid JSON). A byte scan, for use before parsing.
+inline bool json_too_deep(std::string_view text) {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
 // Parses JSON text strictly into T: decode, apply_defaults() if T has it, validate() if T has it.
 // Throws DecodeError with every problem found.
 template <class T>
 T parse(std::string_view json_text) {
     Errors errs;
     T out{};
+    if (json_too_deep(json_text)) {
+        errs.add("", "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep (the limit)");
+        throw DecodeError(std::move(errs));
+    }
     rapidjson::Document doc;
     std::string buf(json_text.empty() ? std::string_view("{}") : json_text);
     doc.Parse<rapidjson::kParseStopWhenDoneFlag>(buf.c_str(), buf.size());

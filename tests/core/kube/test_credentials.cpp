@@ -160,6 +160,11 @@ TEST_CASE("credentials: ExecCredential answers", "[kube][credentials]") {
             v1, "p"),
         Catch::Contains("status.expirationTimestamp \"tomorrow\", which is not an RFC 3339 time"));
 
+    // Nesting deeper than the JSON limit is refused before it is parsed (it would overflow the stack).
+    CHECK_THROWS_WITH(
+        parse_exec_credential(R"({"kind":"ExecCredential","status":)" + std::string(300'000, '{'), v1, "p"),
+        Catch::Contains("printed JSON nested more than 512 levels deep (the limit)"));
+
     // Years system_clock cannot hold (past 2262, before 1678): the latest time it can, long past.
     auto far = [&](const std::string& when) {
         return parse_exec_credential(

@@ -214,4 +214,8 @@ TEST_CASE("protobuf: Status answers and ERROR events are read", "[kube][protobuf
     CHECK(s.message == "too old");
     CHECK(read_error_event(status, Encoding::protobuf).code == 410);
     CHECK(read_error_event(R"({"kind":"Status","code":410})", Encoding::json).code == 410);
+    // Nested deeper than the JSON limit: read as a Status without a code, not parsed (the stack).
+    const std::string deep = "{\"kind\":\"Status\",\"code\":410,\"x\":" + std::string(300'000, '[') + "}";
+    CHECK(read_error_event(deep, Encoding::json).code == 0);
+    CHECK(parse_status(deep).reason.empty());
 }

@@ -44,6 +44,18 @@ TEST_CASE("contract: a broken answer is an invalid-answer error at the given pla
     }
 }
 
+TEST_CASE("contract: an answer nested deeper than the JSON limit is refused before it is parsed", "[picker]") {
+    const std::string deep = R"({"chosen_pods": )" + std::string(300'000, '[') + std::string(300'000, ']') + "}";
+    try {
+        rank_answer(deep, kCandidates, 1, "Pod Picker http://p:80/");
+        FAIL("no error");
+    } catch (const PickerError& e) {
+        CHECK(e.failure() == PickFailure::invalid_answer);
+        CHECK_THAT(e.what(), Catch::StartsWith("Pod Picker http://p:80/: answer nests JSON more than 512 levels deep "
+                                               "(the limit)"));
+    }
+}
+
 TEST_CASE("config: the endpoint of a podPicker block", "[picker]") {
     SECTION("defaults: http on port 80 at /, no headers, 5 s, no retry") {
         PickerEndpoint e = resolve_endpoint(R"({"http": {"host": "picker.shop.svc"}})", kNoSecrets);
