@@ -14,6 +14,7 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
+#include <charconv>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -25,6 +26,20 @@ namespace kd::core::decode {
 namespace {
 
 using rapidjson::SizeType;
+
+// A number's value read from its text at `p` (where the reader is while it reports the number),
+// correctly rounded; `fallback` (the reader's) when the text gives none (an underflow). The reader
+// runs in normal precision, exact up to 15 digits and exponents of ±22: its full-precision mode
+// reads a zero with a large exponent ("0e-40", "0e300") as garbage — clz(0) in RapidJSON 1.1's
+// DiyFp::Normalize, found by fuzzing.
+double exact_double(const char* p, double fallback) {
+    const char* end = p;
+    while ((*end >= '0' && *end <= '9') || *end == '-' || *end == '+' || *end == '.' || *end == 'e' || *end == 'E')
+        ++end;
+    double value;
+    auto [stop, ec] = std::from_chars(p, end, value);
+    return ec == std::errc() && stop == end ? value : fallback;
+}
 
 enum class Ev { scalar, key, start_object, start_array, end_object, end_array };
 
@@ -53,6 +68,7 @@ public:
         return on(Ev::scalar, {}, "a number", [u](auto& h) { return h.Uint64(u); });
     }
     bool Double(double d) {
+        d = exact_double(is_.src_, d);
         return on(Ev::scalar, {}, "a number", [d](auto& h) { return h.Double(d); });
     }
     bool RawNumber(const char* s, SizeType n, bool c) {
@@ -426,8 +442,8 @@ void decode_json(char* text, size_t size, FileContext& ctx, std::string_view ite
         rapidjson::InsituStringStream is(text + pos);
         Router router(ctx, is, pos, item_kind, item_api);
         // The recursive reader (faster than kParseIterativeFlag); the router bounds its depth.
-        constexpr unsigned kFlags =
-            rapidjson::kParseInsituFlag | rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseFullPrecisionFlag;
+        // Normal precision: Router::Double reads the exact value from the text (exact_double).
+        constexpr unsigned kFlags = rapidjson::kParseInsituFlag | rapidjson::kParseStopWhenDoneFlag;
         reader.Parse<kFlags>(is, router);
         if (reader.HasParseError()) {
             size_t at = pos + reader.GetErrorOffset();

@@ -509,6 +509,19 @@ TEST_CASE("pod volumes: hostPath and emptyDir are local storage, PVC and ephemer
     CHECK_FALSE(sink.pods[2].local_storage);  // null is absent
 }
 
+TEST_CASE("numbers are read exactly, a zero with any exponent as zero", "[kinds]") {
+    // RapidJSON 1.1's full-precision mode read 0e300 as 1.45e281 (found by fuzzing).
+    RecordingSink sink;
+    load_text(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[
+                   {"name":"a","resources":{"requests":{"cpu":0e300,"memory":0.0e-40}}},
+                   {"name":"b","resources":{"requests":{"cpu":2.5e-1,"memory":1.5e9}}}]}})",
+              sink);
+    REQUIRE(sink.pods.size() == 1);
+    REQUIRE(sink.pods[0].containers.size() == 2);
+    CHECK(sink.pods[0].containers[0].requests == Res{{"cpu", 0}, {"memory", 0}});
+    CHECK(sink.pods[0].containers[1].requests == Res{{"cpu", 250}, {"memory", 1'500'000'000'000}});
+}
+
 TEST_CASE("annotations longer than 4096 bytes are dropped", "[kinds]") {
     RecordingSink sink;
     std::string big(4097, 'x'), fits(4096, 'y');
