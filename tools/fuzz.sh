@@ -16,6 +16,12 @@ declare -A max_len=(
   [profile]=8192 [snapshot_json]=65536 [snapshot_yaml]=16384 [watch_stream]=32768 [list_body]=32768
   [kubeconfig]=8192 [exec_credential]=4096 [picker_answer]=2048 [plugin_args]=4096
 )
+# target → the dictionaries of tests/fuzz/dict it is given (joined: libFuzzer takes one).
+declare -A dicts=(
+  [profile]="yaml profile" [snapshot_json]="json kubernetes" [snapshot_yaml]="yaml kubernetes"
+  [watch_stream]="json kubernetes" [list_body]="json kubernetes" [kubeconfig]="yaml kubeconfig"
+  [exec_credential]="json exec_credential" [picker_answer]="json picker_answer" [plugin_args]="json plugin_args"
+)
 all_targets=(profile snapshot_json snapshot_yaml watch_stream list_body kubeconfig exec_credential picker_answer
              plugin_args)
 
@@ -49,7 +55,11 @@ fi
 
 build=${BUILD_DIR:-build-fuzz}
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKDESCHED_FUZZ=ON >/dev/null
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+echo "building ${targets[*]/#/fuzz_} in $build (log: $build/fuzz-build.log)"
+if ! cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}" >"$build/fuzz-build.log" 2>&1; then
+  tail -n 40 "$build/fuzz-build.log" >&2
+  exit 1
+fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -61,12 +71,11 @@ for t in "${targets[@]}"; do
   mkdir -p "$dir/corpus" "$dir/artifacts"
   cp "tests/fuzz/corpus/$t/"* "$dir/corpus/"
   [ -d "tests/fuzz/regressions/$t" ] && cp "tests/fuzz/regressions/$t/"* "$dir/corpus/"
-  dict=()
-  [ -f "tests/fuzz/dict/$t.dict" ] && dict=("-dict=$root/tests/fuzz/dict/$t.dict")
+  for d in ${dicts[$t]}; do cat "tests/fuzz/dict/$d.dict"; done >"$dir/dict"
   start=$SECONDS
   status=0
   # -timeout: one input may take 10 s (a slow machine under ASan), no more; 2 GB of RSS at most.
-  "$build/bin/fuzz_$t" "$dir/corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  "$build/bin/fuzz_$t" "$dir/corpus" -dict="$dir/dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len="${max_len[$t]}" -print_final_stats=1 -artifact_prefix="$dir/artifacts/" >"$dir/log" 2>&1 || status=$?
   elapsed=$((SECONDS - start))
   # The last status line: "#12345  DONE cov: 1234 ft: 5678 corp: 123/45Kb ...".
