@@ -95,7 +95,10 @@ void ListSplitter::feed(std::string_view chunk) {
                 break;
         }
     }
-    if (item_) item_bytes_.append(p + item_start_, n - item_start_);
+    if (item_) {
+        item_bytes_.append(p + item_start_, n - item_start_);
+        if (item_bytes_.size() > kMaxObjectBytes) malformed("an item larger than 64 MiB");
+    }
     offset_ += n;
 }
 
@@ -218,6 +221,9 @@ void WatchSplitter::feed(std::string_view chunk) {
         start = nl + 1;
     }
     partial_.append(chunk.substr(start));
+    if (partial_.size() > kMaxObjectBytes)
+        throw std::runtime_error("a watch event of more than " + std::to_string(kMaxObjectBytes) +
+                                 " bytes (no end of line)");
 }
 
 }  // namespace kd::core::kube

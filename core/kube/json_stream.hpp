@@ -12,6 +12,11 @@
 
 namespace kd::core::kube {
 
+// The largest object accepted from the API server in either encoding, a watch event (a JSON line,
+// a protobuf frame) or a LIST item: a pod is a few KB, a big node some hundreds, etcd keeps at most
+// 1.5 MB. A stream past it is refused instead of buffered without end.
+constexpr size_t kMaxObjectBytes = 64u << 20;
+
 class ListSplitter {
 public:
     using OnItem = std::function<void(std::string_view object)>;

@@ -121,6 +121,7 @@ void ProtobufListSplitter::field_started(uint32_t number, int wire, uint64_t len
         body_ = Body::skip;
     if (body_ != Body::item && body_ != Body::skip && length > kMaxSmallField)
         malformed("a metadata field of " + std::to_string(length) + " bytes");
+    if (body_ == Body::item && length > kMaxObjectBytes) malformed("an item of " + std::to_string(length) + " bytes");
     body_left_ = length;
     body_bytes_.clear();
 }
@@ -194,9 +195,9 @@ void ProtobufWatchSplitter::feed(std::string_view chunk) {
     auto length_of = [](std::string_view s) {
         const auto* b = reinterpret_cast<const uint8_t*>(s.data());
         size_t n = (size_t(b[0]) << 24) | (size_t(b[1]) << 16) | (size_t(b[2]) << 8) | size_t(b[3]);
-        if (n > kMaxWatchFrame)
+        if (n > kMaxObjectBytes)
             throw std::runtime_error("a watch frame of " + std::to_string(n) + " bytes (more than " +
-                                     std::to_string(kMaxWatchFrame) + ")");
+                                     std::to_string(kMaxObjectBytes) + ")");
         return n;
     };
     if (!partial_.empty()) {

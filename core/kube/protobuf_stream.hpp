@@ -77,7 +77,4 @@ struct ProtobufStatus {
 };
 ProtobufStatus read_protobuf_status(std::string_view message);
 
-// The largest watch frame accepted (one object: a pod is a few KB, a big node some hundreds).
-constexpr size_t kMaxWatchFrame = 64u << 20;
-
 }  // namespace kd::core::kube

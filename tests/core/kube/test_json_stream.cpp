@@ -80,3 +80,21 @@ TEST_CASE("watch splitter: events across chunks, several in one chunk, with thei
     WatchSplitter w([](const WatchEvent&) {});
     CHECK_THROWS_WITH(w.feed("{\"type\":\"ADDED\"}\n"), Catch::Contains("not {\"type\""));
 }
+
+TEST_CASE("stream splitters: an object past kMaxObjectBytes is refused, not buffered without end", "[kube][stream]") {
+    const std::string mib(1u << 20, ' ');
+    WatchSplitter w([](const WatchEvent&) {});
+    w.feed(R"({"type":"ADDED","object":{"x":")");
+    CHECK_THROWS_WITH(
+        [&] {
+            for (size_t i = 0; i <= kMaxObjectBytes >> 20; ++i) w.feed(mib);
+        }(),
+        "a watch event of more than 67108864 bytes (no end of line)");
+    ListSplitter l([](std::string_view) {});
+    l.feed(R"({"kind":"PodList","items":[{"x":")");
+    CHECK_THROWS_WITH(
+        [&] {
+            for (size_t i = 0; i <= kMaxObjectBytes >> 20; ++i) l.feed(mib);
+        }(),
+        Catch::StartsWith("the LIST body is not a Kubernetes list: an item larger than 64 MiB at byte"));
+}

@@ -138,6 +138,12 @@ TEST_CASE("protobuf: a broken LIST body is refused or left incomplete, never hal
         ProtobufListSplitter s([](std::string_view) {});
         CHECK_THROWS_WITH(s.feed(bad), Catch::Contains("a field longer than the List"));
     }
+    SECTION("an item larger than kMaxObjectBytes, refused before its bytes are gathered") {
+        // The envelope's raw says 2^40 bytes, an item inside 2^30.
+        const std::string bad = std::string("k8s\0\x12\x80\x80\x80\x80\x80\x20\x12\x80\x80\x80\x80\x04", 17);
+        ProtobufListSplitter s([](std::string_view) {});
+        CHECK_THROWS_WITH(s.feed(bad), Catch::Contains("an item of 1073741824 bytes"));
+    }
 }
 
 TEST_CASE("protobuf: a malformed object is one clear problem naming it, the rest goes on", "[kube][protobuf]") {
