@@ -12,10 +12,6 @@ namespace {
 
 constexpr int64_t kScavengeIntervalMs = 60'000;
 
-int64_t millis(const kd::Duration& d) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(d.value).count();
-}
-
 uint64_t mix(uint64_t h, std::string_view s) {
     for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;  // FNV-1a
     return h;
@@ -109,7 +105,7 @@ kd::EvictOutcome MigrationController::evict(kd::Cycle& cycle, const kd::Pod& pod
         return result(kd::EvictOutcome::filtered(v.reason));
     if (limiters_.exceeded(pod, cycle.now_ms())) return result(kd::EvictOutcome::filtered(reason::kObjectLimiter));
     Job job = Job::create(new_job_name(pod, cycle.now_ms()), pod.ns(), pod.name(), pod.uid(), args_.defaultJobMode,
-                          millis(args_.defaultJobTTL), args_.defaultDeleteOptions.text,
+                          args_.defaultJobTTL.ms(), args_.defaultDeleteOptions.text,
                           {{std::string(kAnnotationEvictReason), std::string(request.reason)},
                            {std::string(kAnnotationEvictTrigger), std::string(request.plugin)},
                            {std::string(kAnnotationCreatedBy), instance_id_}});
@@ -146,7 +142,7 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
         waiting = candidates.size();  // between rounds they still wait for the next one
         if (now >= next_arbitration_ms_) {
             waiting = arbitrator_.arbitrate(cycle, candidates, m);
-            next_arbitration_ms_ = now + millis(args_.arbitrationArgs.interval);
+            next_arbitration_ms_ = now + args_.arbitrationArgs.interval.ms();
         }
     }
     std::string_view reservations = cycle.snapshot().list_objects("Reservation");

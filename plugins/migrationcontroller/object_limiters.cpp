@@ -6,15 +6,9 @@
 
 namespace kd::plugins::migrationcontroller {
 
-namespace {
-int64_t millis(const kd::Duration& d) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(d.value).count();
-}
-}  // namespace
-
 ObjectLimiters::ObjectLimiters(const MigrationControllerArgs& args) : args_(args) {
     for (const auto& [type, l] : args.objectLimiters)
-        if (millis(l.duration) > 0) limiters_[type] = l;
+        if (l.duration.ms() > 0) limiters_[type] = l;
 }
 
 std::string ObjectLimiters::key_of(const std::string& type, const kd::Pod& pod) const {
@@ -31,7 +25,7 @@ void ObjectLimiters::expire(int64_t now_ms) {
     for (auto it = entries_.begin(); it != entries_.end();) {
         const auto& l = limiters_[it->first.substr(0, it->first.find('/'))];
         // An entry lives 1.5 × duration after its last use.
-        it = now_ms - it->second.last_used_ms > millis(l.duration) * 3 / 2 ? entries_.erase(it) : std::next(it);
+        it = now_ms - it->second.last_used_ms > l.duration.ms() * 3 / 2 ? entries_.erase(it) : std::next(it);
     }
 }
 
@@ -50,7 +44,7 @@ void ObjectLimiters::track(const kd::Snapshot& snap, const kd::Pod& pod, int64_t
             max = max_unavailable(replicas, given ? l.maxMigrating : args_.maxMigratingPerWorkload);
         }
         if (max == 0) return;
-        double rate = static_cast<double>(max) / (static_cast<double>(millis(l.duration)) / 1000.0);
+        double rate = static_cast<double>(max) / (static_cast<double>(l.duration.ms()) / 1000.0);
         auto it = entries_.find(key);
         if (it == entries_.end())
             it = entries_.emplace(key, Entry{TokenBucket(rate, l.burst > 0 ? l.burst : 1, now_ms), now_ms}).first;

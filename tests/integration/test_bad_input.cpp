@@ -1,5 +1,6 @@
 // Bad input found by probing the real binary: each gets a clear error naming the file and, where
 // there is one, the line and column, with exit code 1 — never a hang or memory that keeps growing.
+#include "binary_paths.hpp"
 #include "run_command.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,7 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kBin = KDESCHED_BINARY;
 const std::string kPlugins = KDESCHED_PLUGIN_DIR;
 // Generous bounds for a loaded 2-core machine under ASan; the failures they catch (reading
 // /dev/zero, yaml-cpp's LoadAll loop) grow by about 1 GB a second and never end.

@@ -1,10 +1,9 @@
 // The real kdesched binary on real files: exit codes and what it prints.
+#include "binary_paths.hpp"
 #include "run_command.hpp"
 
 #include <catch2/catch.hpp>
 
-static const std::string kBin = KDESCHED_BINARY;
-static const std::string kData = KDESCHED_TEST_DATA;
 static const std::string kFixtures = KDESCHED_FIXTURE_PLUGIN_ROOT;
 
 TEST_CASE("version prints the release and the plugin API version", "[cli]") {

@@ -1,13 +1,12 @@
 // `kdesched simulate` end to end: the real binary, the real plugins, the example clusters.
+#include "binary_paths.hpp"
 #include "run_command.hpp"
 
 #include <rapidjson/document.h>
 
 #include <catch2/catch.hpp>
 
-static const std::string kBin = KDESCHED_BINARY;
 static const std::string kExamples = KDESCHED_EXAMPLES_DIR;
-static const std::string kData = KDESCHED_TEST_DATA;
 
 namespace {
 

@@ -1,6 +1,7 @@
 // DefaultEvictorArgs: strict decoding, validation with field paths, unsupported fields rejected at
 // create, and the protections resolved from the deprecated flags or podProtections.
 #include "args.hpp"
+#include "create_error.hpp"
 #include "default_evictor.hpp"
 
 #include <kdesched/testing.hpp>
@@ -12,21 +13,6 @@
 using kd::plugins::defaultevictor::DefaultEvictor;
 using kd::plugins::defaultevictor::DefaultEvictorArgs;
 using kd::plugins::defaultevictor::effective_protections;
-
-namespace {
-
-// The message create() reports for `args` through the C descriptor ("" when it succeeds).
-std::string create_error(const std::string& args) {
-    kd::testing::FakeHost host;
-    try {
-        host.instantiate<DefaultEvictor>(args);
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
-}
-
-}  // namespace
 
 TEST_CASE("args: defaults", "[args]") {
     auto a = kd::parse<DefaultEvictorArgs>("{}");

@@ -1,5 +1,6 @@
 // DefaultEvictor driven through its C descriptor on kd::testing::FakeHost: every Filter rule,
 // PreEvictionFilter (nodeFit) and Evict.
+#include "create_error.hpp"
 #include "default_evictor.hpp"
 
 #include <kdesched/testing.hpp>
@@ -43,17 +44,6 @@ kd::Verdict run_pre(SnapshotBuilder& b, const std::string& args, const std::stri
     auto pod = kd::Snapshot(s).find_pod("default", name);
     REQUIRE(pod);
     return plugin.pre_eviction_filter(s, *pod);
-}
-
-// The create error for `args` ("" when creation succeeds).
-std::string create_error(const std::string& args) {
-    FakeHost host;
-    try {
-        host.instantiate<DefaultEvictor>(args);
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
 }
 
 struct FilterCase {

@@ -17,6 +17,9 @@ namespace kd::test {
 
 using namespace kd::core;
 
+// 1Mi as the drafts hold quantities (milli-units).
+constexpr int64_t kMi = 1024LL * 1024 * 1000;
+
 class RecordingSink : public ObjectSink {
 public:
     std::vector<PodDraft> pods;

@@ -241,7 +241,6 @@ status:
 )";
 
 using Res = std::vector<std::pair<std::string_view, int64_t>>;
-constexpr int64_t kMi = 1024LL * 1024 * 1000;
 
 void check_pod(const PodDraft& p) {
     CHECK(p.meta.uid == "pod-uid-1");

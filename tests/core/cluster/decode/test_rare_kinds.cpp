@@ -113,8 +113,6 @@ status:
   phase: Available
 )";
 
-constexpr int64_t kMi = 1024LL * 1024 * 1000;
-
 }  // namespace
 
 TEST_CASE("a PodMigrationJob: metadata, spec, reservation template, status", "[rare]") {

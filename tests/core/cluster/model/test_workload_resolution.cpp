@@ -19,7 +19,7 @@ std::string owner(const std::string& kind, const std::string& name, const std::s
            R"(","controller":true}])";
 }
 
-std::string pod(const std::string& name, const std::string& owners) {
+std::string owned_pod(const std::string& name, const std::string& owners) {
     return R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":"shop","name":")" + name + R"(","uid":"pod-)" +
            name + R"(","ownerReferences":)" + owners +
            R"(},"spec":{"nodeName":"node-1","containers":[{"name":"c"}]},"status":{"phase":"Running"}})";
@@ -42,13 +42,15 @@ struct Fixture {
             workload("ReplicaSet", "web-old", "rs-old", 1, owner("Deployment", "web", "dep-web")) + "," +
             workload("ReplicaSet", "web-new", "rs-new", 4, owner("Deployment", "web", "dep-web")) + "," +
             workload("ReplicaSet", "lone", "rs-lone", 2) + "," + workload("StatefulSet", "db", "sts-db", 3) + "," +
-            workload("Job", "batch", "job-b", 4) + "," + pod("web-old-1", owner("ReplicaSet", "web-old", "rs-old")) +
-            "," + pod("web-new-1", owner("ReplicaSet", "web-new", "rs-new")) + "," +
-            pod("web-new-2", owner("ReplicaSet", "web-new", "rs-new")) + "," +
-            pod("lone-1", owner("ReplicaSet", "lone", "rs-lone")) + "," +
-            pod("db-0", owner("StatefulSet", "db", "sts-db")) + "," +
-            pod("db-1", owner("StatefulSet", "db", "sts-db")) + "," + pod("batch-1", owner("Job", "batch", "job-b")) +
-            "," + pod("ghost-1", owner("ReplicaSet", "ghost", "rs-ghost")) + "," + pod("bare", "[]");
+            workload("Job", "batch", "job-b", 4) + "," +
+            owned_pod("web-old-1", owner("ReplicaSet", "web-old", "rs-old")) + "," +
+            owned_pod("web-new-1", owner("ReplicaSet", "web-new", "rs-new")) + "," +
+            owned_pod("web-new-2", owner("ReplicaSet", "web-new", "rs-new")) + "," +
+            owned_pod("lone-1", owner("ReplicaSet", "lone", "rs-lone")) + "," +
+            owned_pod("db-0", owner("StatefulSet", "db", "sts-db")) + "," +
+            owned_pod("db-1", owner("StatefulSet", "db", "sts-db")) + "," +
+            owned_pod("batch-1", owner("Job", "batch", "job-b")) + "," +
+            owned_pod("ghost-1", owner("ReplicaSet", "ghost", "rs-ghost")) + "," + owned_pod("bare", "[]");
         load_cluster_text(R"({"apiVersion":"v1","kind":"List","items":[)" + items + "]}", "workloads.json", model);
     }
 };
