@@ -10,6 +10,10 @@ namespace kd::core {
 namespace {
 
 constexpr const char* kDefaultProfileName = "koord-descheduler";
+// Bounds on what one file may ask for (every profile and plugin is instantiated and called each
+// cycle); far above any real configuration.
+constexpr size_t kMaxProfiles = 64;
+constexpr size_t kMaxPluginsPerList = 64;
 constexpr const char* kArgsApiVersion = "descheduler/v1alpha2";
 
 // `"text"` for strings, the JSON type otherwise ("a list").
@@ -30,6 +34,11 @@ template <class Add>
 void each_named(const std::optional<std::vector<wire::Plugin>>& list, const std::string& path, Reporter& report,
                 Add&& add) {
     if (!list) return;
+    if (list->size() > kMaxPluginsPerList) {
+        report.at(path, std::to_string(list->size()) + " plugins listed, more than " +
+                            std::to_string(kMaxPluginsPerList) + " (kMaxPluginsPerList, the limit on one list)");
+        return;
+    }
     for (size_t i = 0; i < list->size(); ++i) {
         std::string item = kd::index_path(path, i);
         const auto& name = (*list)[i].name;
@@ -205,6 +214,12 @@ std::vector<Profile> build_profiles(const std::optional<std::vector<wire::Profil
         p.where = at ? at->key : SourceLocation{report.origin(), 0, 0};
         p.plugins = defaults_at(p.where);
         out.push_back(std::move(p));
+        return out;
+    }
+    if (profiles->size() > kMaxProfiles) {
+        report.at("profiles", std::to_string(profiles->size()) + " profiles, more than " +
+                                  std::to_string(kMaxProfiles) +
+                                  " (kMaxProfiles, the limit on one file): run several kdesched instances instead");
         return out;
     }
     for (size_t i = 0; i < profiles->size(); ++i)

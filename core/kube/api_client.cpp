@@ -20,7 +20,7 @@ namespace kd::core::kube {
 namespace {
 
 bool retryable(const ApiResult& r) {
-    if (!r.answered()) return r.failure != net::Failure::cancelled;
+    if (!r.answered()) return r.failure != net::Failure::cancelled && r.failure != net::Failure::too_large;
     return r.code == 429 || r.code >= 500;
 }
 
@@ -93,7 +93,7 @@ ApiStatus parse_status(const std::string& body) {
 }
 
 std::string ApiResult::describe() const {
-    if (failure == net::Failure::cancelled) return problem;
+    if (failure == net::Failure::cancelled || failure == net::Failure::too_large) return problem;
     if (!answered()) return (failure == net::Failure::timeout ? "no answer in time: " : "no connection: ") + problem;
     std::string out = "HTTP " + std::to_string(code);
     std::string phrase = reason_phrase(code);

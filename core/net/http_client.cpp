@@ -86,6 +86,7 @@ struct HttpClient::Impl {
     std::optional<http::client::http_client> client;
     std::string user_agent;
     std::string server_name;  // tls-server-name: cpprest takes the Host header for SNI and verification
+    size_t max_body = kMaxResponseBytes;
 };
 
 HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
@@ -101,6 +102,7 @@ HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
         cfg.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) { apply_tls(tls, ctx); });
     impl_->user_agent = config.user_agent.empty() ? default_user_agent() : config.user_agent;
     impl_->server_name = config.tls.server_name;
+    impl_->max_body = config.max_body;
     try {
         impl_->client.emplace(utility::conversions::to_string_t(base_url), cfg);
     } catch (const web::uri_exception& e) {
@@ -122,9 +124,21 @@ http::http_request make_request(const Request& r, const std::string& user_agent,
     return req;
 }
 
-std::string read_all(const http::http_response& response) {
-    std::vector<unsigned char> bytes = response.extract_vector().get();  // raw: no charset games
-    return std::string(bytes.begin(), bytes.end());
+// Reads the whole body (raw bytes: no charset games) into `out`; false, with `out` cut short, when
+// it is larger than `limit`.
+bool read_all(const http::http_response& response, size_t limit, std::string& out) {
+    auto buf = response.body().streambuf();
+    std::vector<char> piece(1 << 16);
+    while (size_t n = buf.getn(reinterpret_cast<uint8_t*>(piece.data()), piece.size()).get()) {
+        if (out.size() + n > limit) return false;
+        out.append(piece.data(), n);
+    }
+    return true;
+}
+
+// Response::problem for a body over the limit.
+std::string too_large(size_t limit) {
+    return "the answer's body is larger than " + std::to_string(limit >> 10) + " KiB, the limit on a body read whole";
 }
 
 }  // namespace
@@ -137,7 +151,10 @@ Response HttpClient::send(const Request& request) {
         out.status = response.status_code();
         out.reason = response.reason_phrase();
         out.headers = headers_of(response);
-        out.body = read_all(response);
+        if (!read_all(response, impl_->max_body, out.body)) {
+            out.failure = Failure::too_large;
+            out.problem = too_large(impl_->max_body);
+        }
     } catch (const http::http_exception& e) {
         out.failure = failure_of(e);
         out.problem = e.what();
@@ -159,7 +176,10 @@ Response HttpClient::stream(const Request& request, const std::function<bool(std
         out.reason = response.reason_phrase();
         out.headers = headers_of(response);
         if (out.status < 200 || out.status > 299) {
-            out.body = read_all(response);
+            if (!read_all(response, impl_->max_body, out.body)) {
+                out.failure = Failure::too_large;
+                out.problem = too_large(impl_->max_body);
+            }
             return out;
         }
         auto buf = response.body().streambuf();

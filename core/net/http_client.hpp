@@ -28,11 +28,16 @@ struct TlsConfig {
     bool insecure_skip_verify = false;  // no verification at all (a kubeconfig may ask for it)
 };
 
+// The largest body send() reads whole (and the largest error body of stream()): a server that
+// sends more is cut off with Failure::too_large instead of filling memory.
+constexpr size_t kMaxResponseBytes = 64u << 20;
+
 struct ClientConfig {
     TlsConfig tls;
     // No byte for this long ends the request (a stalled stream too): the timeout resets with every chunk.
     std::chrono::milliseconds timeout{std::chrono::seconds(30)};
-    std::string user_agent;  // "" → kdesched/<version>
+    std::string user_agent;               // "" → kdesched/<version>
+    size_t max_body = kMaxResponseBytes;  // bytes of a body read whole
 };
 
 // Why no HTTP answer came.
@@ -41,6 +46,7 @@ enum class Failure {
     connection,  // refused, unresolvable, reset, TLS handshake or certificate
     timeout,     // nothing for longer than ClientConfig::timeout
     cancelled,   // the caller stopped it
+    too_large,   // a body read whole was larger than ClientConfig::max_body (problem names the limit)
 };
 
 struct Request {

@@ -5,12 +5,16 @@
 //            in total; chosen rank 0, tied rank 1, every other candidate rank 3.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kd::core::picker {
+
+// The largest answer read: names of candidates only, so 1 MiB holds tens of thousands.
+constexpr size_t kMaxPickerAnswerBytes = 1u << 20;
 
 std::string encode_pick_request(const std::vector<std::string>& candidates, uint32_t requested);
 

@@ -21,6 +21,11 @@ PickerError exhausted(const net::Response& last, const PickerEndpoint& endpoint,
             PickFailure::timeout, where,
             "no answer within " + std::to_string(endpoint.timeout.count()) + "s (" + attempts(made) + ")",
             "raise podPicker.timeoutSeconds or make the picker answer faster");
+    if (last.failure == net::Failure::too_large)
+        return PickerError(PickFailure::invalid_answer, where,
+                           "answered more than " + std::to_string(kMaxPickerAnswerBytes >> 10) +
+                               " KiB, the limit on a Pod Picker answer (kMaxPickerAnswerBytes)",
+                           "the picker must answer only the chosen and tied pod names");
     if (!last.answered())
         return PickerError(PickFailure::connection, where,
                            "no connection: " + last.problem + " (" + attempts(made) + ")",
@@ -42,6 +47,7 @@ std::vector<uint8_t> run(std::string_view picker_json, const std::vector<std::st
     net::ClientConfig config;
     config.timeout = endpoint.timeout;
     config.tls.ca_pem = endpoint.ca_pem;
+    config.max_body = kMaxPickerAnswerBytes;
     std::optional<net::HttpClient> client;
     try {
         client.emplace(endpoint.url, config);
@@ -55,7 +61,8 @@ std::vector<uint8_t> run(std::string_view picker_json, const std::vector<std::st
     while (made <= endpoint.max_retries) {
         last = client->send(request);
         ++made;
-        if (last.answered() && last.status < 500) break;  // an answer worth reading
+        if (last.answered() && last.status < 500) break;     // an answer worth reading
+        if (last.failure == net::Failure::too_large) break;  // the same again if asked again
     }
     if (!last.answered() || last.status >= 500) throw exhausted(last, endpoint, where, made);
     if (last.status < 200 || last.status > 299)

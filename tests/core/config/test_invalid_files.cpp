@@ -201,3 +201,20 @@ TEST_CASE("every problem of every profile is reported at once, sorted by positio
                 f + ":19:9: profiles[2].name: duplicate profile name \"first\" (also profiles[0])",
                 f + ":22:16: profiles[2].plugins.filter.enabled: must be a list, got a string"});
 }
+
+TEST_CASE("more profiles, or more plugins in one list, than the limits are refused naming the limit") {
+    std::string profiles = kHeader + "profiles:\n";
+    for (int i = 0; i < 65; ++i) profiles += "- name: p" + std::to_string(i) + "\n";
+    CHECK(text_errors(profiles) == Lines{heading("test.yaml", 1),
+                                         "test.yaml:3:1: profiles: 65 profiles, more than 64 (kMaxProfiles, the limit "
+                                         "on one file): run several kdesched instances instead"});
+    std::string plugins = kHeader + "profiles:\n- name: p\n  plugins:\n    balance:\n      enabled:\n";
+    for (int i = 0; i < 65; ++i) plugins += "      - name: P" + std::to_string(i) + "\n";
+    CHECK(text_errors(plugins) == Lines{heading("test.yaml", 1),
+                                        "test.yaml:7:7: profiles[0].plugins.balance.enabled: 65 plugins listed, more "
+                                        "than 64 (kMaxPluginsPerList, the limit on one list)"});
+    // 64 of each is fine.
+    profiles = kHeader + "profiles:\n";
+    for (int i = 0; i < 64; ++i) profiles += "- name: p" + std::to_string(i) + "\n  plugins: {}\n";
+    CHECK(kd::core::parse_configuration(profiles, "test.yaml").profiles.size() == 64);
+}

@@ -1,6 +1,7 @@
 // The Pod Picker host service end to end against real HTTP(S) servers on 127.0.0.1: the request
 // it sends, the ranks it makes of an answer, and every way a request fails.
 #include "loopback_server.hpp"
+#include "picker/picker_contract.hpp"
 #include "picker/pod_picker.hpp"
 #include "test_pki.hpp"
 
@@ -19,7 +20,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::vector<std::string> kCandidates = {"shop/a", "shop/b", "shop/c", "batch/d"};
+const std::vector<std::string> kFourCandidates = {"shop/a", "shop/b", "shop/c", "batch/d"};
 
 // A podPicker block for a picker on 127.0.0.1:`port` at /pick; `http_more` and `more` are extra
 // members of http and of the block.
@@ -37,7 +38,7 @@ const SecretReader kSecrets = [](std::string_view ns, std::string_view name, std
 };
 
 PickOutcome pick(const std::string& json, uint32_t requested = 2) {
-    return kd::core::picker::pick_pods(json, kCandidates, requested, kSecrets);
+    return kd::core::picker::pick_pods(json, kFourCandidates, requested, kSecrets);
 }
 
 Reply answer(const std::string& body) {
@@ -72,7 +73,7 @@ TEST_CASE("a normal answer with ties ranks chosen 0, tied 1, the rest 3", "[pick
     CHECK(body["number_of_pods_requested"].GetInt() == 2);
     std::vector<std::string> sent;
     for (const auto& v : body["candidate_pods"].GetArray()) sent.emplace_back(v.GetString());
-    CHECK(sent == kCandidates);
+    CHECK(sent == kFourCandidates);
 }
 
 TEST_CASE("a slow answer past the timeout is tried maxRetries more times, then fails as timeout", "[picker]") {
@@ -129,6 +130,22 @@ TEST_CASE("malformed JSON fails as invalid-answer, without a retry", "[picker]")
     CHECK(out.error.find("/pick: answer is not JSON (") != std::string::npos);
     CHECK(out.error.find("): {\"chosen_pods\": [\"shop/a\" (the picker must answer") != std::string::npos);
     CHECK(server.requests().size() == 1);
+}
+
+TEST_CASE("an answer over kMaxPickerAnswerBytes fails as invalid-answer naming the limit, without a retry",
+          "[picker]") {
+    // Valid JSON, only padded: the limit is on bytes, before anything is parsed.
+    std::string body = R"({"chosen_pods": ["shop/a", "shop/b"], "tied_pods": []})" +
+                       std::string(kd::core::picker::kMaxPickerAnswerBytes, ' ');
+    LoopbackServer server([&](const auto&) { return answer(body); });
+    PickOutcome out = pick(config(server.port(), "", R"(, "maxRetries": 2)"));
+    CHECK(out.result == "invalid-answer");
+    CHECK(out.error.find("answered more than 1024 KiB, the limit on a Pod Picker answer (kMaxPickerAnswerBytes)") !=
+          std::string::npos);
+    CHECK(server.requests().size() == 1);
+    // At the limit it is read.
+    body.resize(kd::core::picker::kMaxPickerAnswerBytes);
+    CHECK(pick(config(server.port())).result == "success");
 }
 
 TEST_CASE("names that are not candidates, repeated or too few fail as invalid-answer", "[picker]") {
