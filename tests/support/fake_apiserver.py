@@ -21,6 +21,7 @@ import argparse
 import base64
 import bisect
 import json
+import os
 import socket
 import ssl
 import sys
@@ -849,6 +850,17 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(404, {"error": "no such control endpoint"})
 
 
+def watch_parent():
+    """Exits with the process that started it, even one that crashed: no server outlives its test."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=0)
@@ -872,6 +884,7 @@ def main():
             ctx.verify_mode = ssl.CERT_OPTIONAL
         server.socket = ctx.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     print("READY %d" % server.server_address[1], flush=True)
+    watch_parent()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
