@@ -15,6 +15,10 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <execinfo.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -200,7 +204,8 @@ std::string model_difference(kd::soak::SoakCluster& cluster, Replicas& replicas)
                                    server);
         }
         std::map<std::string, double> phases;
-        for (const auto& j : cluster.objects("PodMigrationJob")["items"].GetArray()) {
+        rapidjson::Document jobs = cluster.objects("PodMigrationJob");  // alive while its items are read
+        for (const auto& j : jobs["items"].GetArray()) {
             std::string p = kd_test::str(j, {"status", "phase"});
             ++phases[p.empty() ? "Pending" : p];
         }
@@ -212,9 +217,36 @@ std::string model_difference(kd::soak::SoakCluster& cluster, Replicas& replicas)
     return "";
 }
 
+// A crash of the soak itself says where, on stderr (the soak is a test: its own defects must be
+// as visible as the daemon's).
+void on_crash(int sig) {
+    void* frames[64];
+    int n = ::backtrace(frames, 64);
+    const char head[] = "kdesched-soak crashed; backtrace:\n";
+    [[maybe_unused]] auto w = ::write(2, head, sizeof head - 1);
+    ::backtrace_symbols_fd(frames, n, 2);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+int soak(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE}) ::signal(sig, on_crash);
+    try {
+        return soak(argc, argv);
+    } catch (const std::exception& e) {
+        std::cout << std::flush;
+        std::cerr << "kdesched-soak: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+namespace {
+
+int soak(int argc, char** argv) {
     double duration = 60, quiet = 45;
     uint64_t seed = 1;
     CLI::App app{"kdesched-soak: kdesched run against the test API server under seeded faults"};
@@ -282,8 +314,8 @@ int main(int argc, char** argv) {
     kd::soak::check_end_state(cluster.objects("PodMigrationJob"), cluster.objects("Reservation"), findings);
     if (!difference.empty()) findings.add("model-differs-from-server", difference);
     std::map<std::string, size_t> phases;
-    for (const auto& j : cluster.objects("PodMigrationJob")["items"].GetArray())
-        ++phases[kd_test::str(j, {"status", "phase"})];
+    rapidjson::Document jobs = cluster.objects("PodMigrationJob");
+    for (const auto& j : jobs["items"].GetArray()) ++phases[kd_test::str(j, {"status", "phase"})];
 
     size_t injected = 0;
     std::string by_type;
@@ -312,5 +344,8 @@ int main(int argc, char** argv) {
     std::cout << "violations: " << findings.total();
     for (const auto& [kind, n] : findings.violations) std::cout << fmt::format(" {}={}", kind, n);
     std::cout << "\n";
+    std::cout << std::flush;
     return findings.total() == 0 && findings.evictions > 0 ? 0 : 1;
 }
+
+}  // namespace
