@@ -1,8 +1,12 @@
 // `kdesched snapshot`: what kdesched reads from a live cluster, written as a snapshot file that
 // `kdesched simulate --cluster` replays — for bug reports and for replaying a production moment.
+// With --digest, the digest of the model it decodes into, to compare with a daemon's /debug/model.
 #include "cli/commands.hpp"
 #include "cli/live_cluster.hpp"
+#include "cluster/cluster_model.hpp"
+#include "cluster/model_digest.hpp"
 #include "error.hpp"
+#include "kube/model_feeder.hpp"
 #include "kube/snapshot_writer.hpp"
 
 #include <spdlog/spdlog.h>
@@ -13,9 +17,36 @@
 
 namespace kd::cli {
 
+namespace {
+
+// The model read as a daemon reads it (the profile's encodings), digested.
+int write_digest(const SnapshotOptions& opts, core::kube::ApiClient& client) {
+    core::ClusterModel model;
+    core::kube::ModelFeeder feeder(model);
+    std::string failure = read_cluster_once(client, [&](auto& changes) { feeder.apply(changes); });
+    for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
+    if (!failure.empty()) {
+        std::cerr << failure << "\n";
+        return kRuntimeFailure;
+    }
+    std::string json = core::digest_json(core::digest_model(model)) + "\n";
+    if (opts.output.empty()) {
+        std::cout << json;
+    } else if (!(std::ofstream(opts.output, std::ios::binary | std::ios::trunc) << json)) {
+        throw core::Error(opts.output, "cannot write the digest", "check the folder exists");
+    }
+    return kOk;
+}
+
+}  // namespace
+
 int run_snapshot(const SnapshotOptions& opts) {
     try {
         core::DeschedulerConfiguration cfg = load_config(opts.config);
+        if (opts.digest) {
+            auto client = connect(opts.cluster, cfg);
+            return write_digest(opts, *client);
+        }
         auto client = connect(opts.cluster, cfg, Encodings::json_only);
         // Written next to the target, then renamed: a failed run leaves no half file.
         std::string tmp = opts.output.empty() ? "" : opts.output + ".partial";

@@ -27,8 +27,9 @@ int run_simulate(const CommonOptions& opts, const SimulateOptions& sim);
 
 struct SnapshotOptions {
     ClusterOptions cluster;
-    std::string output;  // -o; empty: stdout
-    std::string config;  // for clientConnection (qps, burst, kubeconfig); empty: the defaults
+    std::string output;   // -o; empty: stdout
+    std::string config;   // for clientConnection (qps, burst, kubeconfig); empty: the defaults
+    bool digest = false;  // --digest: the model's digest (cluster/model_digest.hpp) instead of the objects
 };
 int run_snapshot(const SnapshotOptions& opts);
 

@@ -75,6 +75,9 @@ int main(int argc, char** argv) {
                          "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or the pod's service account)");
     snapshot->add_option("--context", snap.cluster.context, "The kubeconfig context (default: its current-context)");
     snapshot->add_option("-o,--output", snap.output, "Snapshot file to write (default: stdout)");
+    snapshot->add_flag("--digest", snap.digest,
+                       "Write instead the digest of what was read, kind by kind (count and a hash of every field "
+                       "kdesched keeps): equal to a running daemon's GET /debug/model when its model is up to date");
     snapshot->add_option("--config", snap.config,
                          "Profile whose clientConnection (kubeconfig, qps, burst) to use; default: the embedded one");
     snapshot->add_option("--log-level", opts.log_level, "debug, info, warn or error")

@@ -1,10 +1,12 @@
 #include "daemon/daemon.hpp"
 
 #include "cluster/cluster_model.hpp"
+#include "cluster/model_digest.hpp"
 #include "cluster/rfc3339.hpp"
 #include "daemon/api_backend.hpp"
 #include "daemon/health_server.hpp"
 #include "daemon/metrics.hpp"
+#include "daemon/model_probe.hpp"
 #include "error.hpp"
 #include "kube/cluster_sync.hpp"
 #include "kube/event_recorder.hpp"
@@ -68,18 +70,24 @@ struct Loop {
     kube::ClusterSync& sync;
     DaemonMetrics& metrics;
     HealthState& health;
+    ModelProbe& probe;
     kube::LeaderElector* elector;  // null without leader election
     std::atomic<bool> stop{false}, lost{false};
     std::chrono::steady_clock::time_point refreshed{};
 
-    Loop(kube::ClusterSync& s, DaemonMetrics& m, HealthState& h, kube::LeaderElector* e)
-        : sync(s), metrics(m), health(h), elector(e) {}
+    Loop(kube::ClusterSync& s, DaemonMetrics& m, HealthState& h, ModelProbe& p, kube::LeaderElector* e)
+        : sync(s), metrics(m), health(h), probe(p), elector(e) {}
 
-    // Applies what the watches delivered; refreshes gauges and readiness about once a second.
-    void drain() {
+    // Applies what the watches delivered and answers /debug/model.
+    void apply() {
         sync.apply(feeder);
-        for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
+        probe.serve([this] { return digest_json(digest_model(model)); });
         health.beat();
+    }
+    // apply(), then refreshes gauges and readiness about once a second.
+    void drain() {
+        apply();
+        for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
         auto now = std::chrono::steady_clock::now();
         if (now - refreshed < std::chrono::seconds(1)) return;
         refreshed = now;
@@ -137,8 +145,7 @@ private:
 std::string wait_synced(Loop& loop, std::chrono::milliseconds timeout) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
-        loop.sync.apply(loop.feeder);
-        loop.health.beat();
+        loop.apply();
         auto missing = loop.sync.not_synced(loop.feeder);
         if (missing.empty() || loop.stop) return "";
         loop.health.set_ready(joined(missing, "; "));  // /readyz says what is still being read
@@ -166,12 +173,15 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
     HealthState health;
     health.stuck_after = options.stuck_after;
     health.beat();
-    HealthServer server(config.healthzBindAddress, config.metricsBindAddress, health, [&] { return metrics.text(); });
-    spdlog::info("serving /healthz and /readyz on {}, /metrics on {}", config.healthzBindAddress,
+    ModelProbe probe;
+    HealthServer server(
+        config.healthzBindAddress, config.metricsBindAddress, health, [&] { return metrics.text(); },
+        [&probe] { return probe.ask(std::chrono::seconds(5)); });
+    spdlog::info("serving /healthz and /readyz on {}, /metrics and /debug/model on {}", config.healthzBindAddress,
                  config.metricsBindAddress);
 
     kube::ClusterSync sync(client);
-    Loop loop(sync, metrics, health, nullptr);
+    Loop loop(sync, metrics, health, probe, nullptr);
     std::unique_ptr<kube::LeaderElector> elector;  // after `loop`: its thread ends before `loop` goes
     if (le.leaderElect) {
         kube::LeaderElectionOptions lo;

@@ -43,6 +43,7 @@ void HealthState::set_ready(std::string missing) {
 struct HealthServer::Impl {
     HealthState& state;
     std::function<std::string()> metrics_text;
+    std::function<std::optional<std::string>()> model_digest;
     asio::io_context io;
     struct Listener {
         tcp::acceptor acceptor;
@@ -52,7 +53,8 @@ struct HealthServer::Impl {
     std::vector<std::thread> threads;
     std::atomic<bool> stop{false};
 
-    Impl(HealthState& s, std::function<std::string()> m) : state(s), metrics_text(std::move(m)) {}
+    Impl(HealthState& s, std::function<std::string()> m, std::function<std::optional<std::string>()> d)
+        : state(s), metrics_text(std::move(m)), model_digest(std::move(d)) {}
 
     void listen(const std::string& address, bool health, bool metrics) {
         try {
@@ -100,9 +102,18 @@ struct HealthServer::Impl {
             res.result(http::status::ok);
             res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
             res.body() = metrics_text();
+        } else if (l.metrics && target == "/debug/model" && model_digest) {
+            if (auto digest = model_digest()) {
+                res.result(http::status::ok);
+                res.set(http::field::content_type, "application/json");
+                res.body() = std::move(*digest);
+            } else {
+                res.result(http::status::service_unavailable);
+                res.body() = "the control loop is inside a hook and did not answer in time; try again";
+            }
         } else {
             res.result(http::status::not_found);
-            res.body() = "not found; try /healthz, /readyz or /metrics";
+            res.body() = "not found; try /healthz, /readyz, /metrics or /debug/model";
         }
         res.prepare_payload();
         return res;
@@ -130,8 +141,9 @@ struct HealthServer::Impl {
 };
 
 HealthServer::HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
-                           std::function<std::string()> metrics_text)
-    : impl_(std::make_unique<Impl>(state, std::move(metrics_text))) {
+                           std::function<std::string()> metrics_text,
+                           std::function<std::optional<std::string>()> model_digest)
+    : impl_(std::make_unique<Impl>(state, std::move(metrics_text), std::move(model_digest))) {
     if (healthz_address == metrics_address) {
         impl_->listen(healthz_address, true, true);
     } else {

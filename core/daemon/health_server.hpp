@@ -4,6 +4,8 @@
 //    stuck otherwise.
 //  - /readyz: 200 once every kind has synced; 503 listing what is missing.
 //  - /metrics: the Prometheus text exposition.
+//  - /debug/model (with /metrics): the digest of the model, kind by kind (model_probe.hpp); 503
+//    when the control loop does not answer in time.
 // healthzBindAddress and metricsBindAddress may be the same address (the default): one listener
 // then serves all three.
 #pragma once
@@ -13,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,7 +35,8 @@ class HealthServer {
 public:
     // Throws kd::core::Error when an address cannot be bound (in use, not local).
     HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
-                 std::function<std::string()> metrics_text);
+                 std::function<std::string()> metrics_text,
+                 std::function<std::optional<std::string>()> model_digest = {});
     ~HealthServer();
     HealthServer(const HealthServer&) = delete;
     HealthServer& operator=(const HealthServer&) = delete;

@@ -18,7 +18,7 @@ namespace kd::core::kube {
 
 class ClusterSync {
 public:
-    ClusterSync(ApiClient& client, ReflectorOptions options = {}, size_t queue_bytes = 256u << 20);
+    ClusterSync(ApiClient& client, ReflectorOptions options = {}, size_t queue_bytes = 64u << 20);
     ~ClusterSync();
 
     // Lists every kind once, in parallel, handing what arrives to `consume` on the calling thread

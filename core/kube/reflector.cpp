@@ -141,6 +141,8 @@ Reflector::Outcome Reflector::list() {
         std::string malformed;
         ListBodySplitter splitter([&](std::string_view item, Encoding e) {
             if (batch.count > 0 && batch.encoding != e) flush();
+            // Room for the whole batch at once: growing it by doubling copied each byte again.
+            if (batch.count == 0) batch.objects.reserve(options_.batch_bytes + (64u << 10));
             batch.add(item, e);
             if (batch.objects.size() >= options_.batch_bytes) flush();
         });
@@ -176,14 +178,15 @@ Reflector::Outcome Reflector::list() {
         cont = splitter.continue_token();
         if (cont.empty()) break;
     }
-    queue_.push(Change::of(Change::Type::list_done, kind_, rv));
     resource_version_ = rv;
     list_from_ = rv;
+    // Counted before the list is handed over: whoever sees the kind synced sees this list counted.
     ++stats_.lists;
     stats_.listed = true;
     failures_ = 0;
     reported_ = false;
     set_error("");
+    queue_.push(Change::of(Change::Type::list_done, kind_, rv));
     return Outcome::done;
 }
 

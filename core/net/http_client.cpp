@@ -1,6 +1,8 @@
 #include "net/http_client.hpp"
 
 #include "error.hpp"
+#include "net/body_stream.hpp"
+#include "net/tls_material.hpp"
 
 #include <cpprest/http_client.h>
 #include <boost/asio/ssl/context.hpp>
@@ -19,15 +21,15 @@ namespace kd::core::net {
 namespace http = web::http;
 
 struct CancelToken::State {
-    pplx::cancellation_token_source source;
+    std::atomic<bool> cancelled{false};
 };
 
 CancelToken::CancelToken() : state(std::make_shared<State>()) {}
 void CancelToken::cancel() {
-    state->source.cancel();
+    state->cancelled = true;
 }
 bool CancelToken::cancelled() const {
-    return state->source.get_token().is_canceled();
+    return state->cancelled;
 }
 
 std::string default_user_agent() {
@@ -46,16 +48,6 @@ std::string Response::header(std::string_view name) const {
 }
 
 namespace {
-
-// Applies the TLS settings to an Asio SSL context (the one cpprest makes per connection).
-void apply_tls(const TlsConfig& tls, boost::asio::ssl::context& ctx) {
-    if (!tls.use_system_store) SSL_CTX_set_cert_store(ctx.native_handle(), X509_STORE_new());
-    if (!tls.ca_pem.empty()) ctx.add_certificate_authority(boost::asio::buffer(tls.ca_pem));
-    if (!tls.cert_pem.empty()) {
-        ctx.use_certificate_chain(boost::asio::buffer(tls.cert_pem));
-        ctx.use_private_key(boost::asio::buffer(tls.key_pem), boost::asio::ssl::context::pem);
-    }
-}
 
 // What is wrong with the TLS material, found now rather than at the first handshake: "" or why.
 std::string check_tls(const TlsConfig& tls) {
@@ -87,7 +79,23 @@ struct HttpClient::Impl {
     std::string user_agent;
     std::string server_name;  // tls-server-name: cpprest takes the Host header for SNI and verification
     size_t max_body = kMaxResponseBytes;
+    StreamSettings streams;  // stream()'s transport (body_stream.hpp)
 };
+
+namespace {
+
+Endpoint endpoint_of(const web::uri& u) {
+    Endpoint e;
+    e.tls = u.scheme() == "https";
+    e.host = u.host();
+    if (e.host.size() > 2 && e.host.front() == '[') e.host = e.host.substr(1, e.host.size() - 2);
+    e.port = static_cast<uint16_t>(u.port() > 0 ? u.port() : (e.tls ? 443 : 80));
+    e.prefix = u.path();
+    while (!e.prefix.empty() && e.prefix.back() == '/') e.prefix.pop_back();
+    return e;
+}
+
+}  // namespace
 
 HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
     : base_url_(base_url), impl_(std::make_unique<Impl>()) {
@@ -108,6 +116,8 @@ HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
     } catch (const web::uri_exception& e) {
         throw Error(base_url, std::string("not a URL: ") + e.what(), "give scheme://host[:port][/path]");
     }
+    impl_->streams = {endpoint_of(impl_->client->base_uri()), config.tls, config.timeout, impl_->user_agent,
+                      config.max_body};
 }
 
 HttpClient::~HttpClient() = default;
@@ -167,52 +177,7 @@ Response HttpClient::send(const Request& request) {
 
 Response HttpClient::stream(const Request& request, const std::function<bool(std::string_view)>& on_chunk,
                             const CancelToken* cancel, Delivery delivery) {
-    Response out;
-    pplx::cancellation_token token = cancel ? cancel->state->source.get_token() : pplx::cancellation_token::none();
-    try {
-        http::http_response response =
-            impl_->client->request(make_request(request, impl_->user_agent, impl_->server_name), token).get();
-        out.status = response.status_code();
-        out.reason = response.reason_phrase();
-        out.headers = headers_of(response);
-        if (out.status < 200 || out.status > 299) {
-            if (!read_all(response, impl_->max_body, out.body)) {
-                out.failure = Failure::too_large;
-                out.problem = too_large(impl_->max_body);
-            }
-            return out;
-        }
-        auto buf = response.body().streambuf();
-        if (delivery == Delivery::in_large_pieces) {
-            std::vector<char> piece(1 << 20);
-            // getn() waits for a full piece (or the end of the body): one wake-up per MiB.
-            while (size_t n = buf.getn(reinterpret_cast<uint8_t*>(piece.data()), piece.size()).get())
-                if (!on_chunk(std::string_view(piece.data(), n))) break;
-            return out;
-        }
-        std::vector<char> chunk(1 << 16);
-        for (;;) {
-            // bumpc() waits for at least one byte; getn() then takes only what has arrived
-            // (getn alone would wait for a full buffer, holding a watch event back).
-            auto c = buf.bumpc().get();
-            if (c == std::char_traits<char>::eof()) break;
-            chunk[0] = static_cast<char>(c);
-            size_t n = 1;
-            size_t ready = std::min(buf.in_avail(), chunk.size() - 1);
-            if (ready > 0) n += buf.getn(reinterpret_cast<uint8_t*>(chunk.data() + 1), ready).get();
-            if (!on_chunk(std::string_view(chunk.data(), n))) break;
-        }
-    } catch (const http::http_exception& e) {
-        out.failure = cancel && cancel->cancelled() ? Failure::cancelled : failure_of(e);
-        out.problem = e.what();
-    } catch (const pplx::task_canceled&) {
-        out.failure = Failure::cancelled;
-        out.problem = "cancelled";
-    } catch (const std::system_error& e) {
-        out.failure = cancel && cancel->cancelled() ? Failure::cancelled : Failure::connection;
-        out.problem = e.what();
-    }
-    return out;
+    return stream_body(impl_->streams, request, on_chunk, cancel, delivery);
 }
 
 }  // namespace kd::core::net

@@ -1,8 +1,10 @@
-// The one HTTP(S) client of kdesched (cpprestsdk on Boost.Asio), shared by the Pod Picker and the
-// Kubernetes API client: TLS settings (extra CA certificates, client certificate, server name,
-// verification always on unless the configuration turns it off), an inactivity timeout,
-// keep-alive connections to one server, and the User-Agent. Policies on top of it — retries,
-// rate limits, authentication headers — belong to its callers.
+// The one HTTP(S) client of kdesched, shared by the Pod Picker and the Kubernetes API client: TLS
+// settings (extra CA certificates, client certificate, server name, verification always on unless
+// the configuration turns it off), an inactivity timeout and the User-Agent. Policies on top of
+// it — retries, rate limits, authentication headers — belong to its callers.
+// Two transports behind one interface, both on Boost.Asio: send() on cpprestsdk (keep-alive
+// connections to one server); stream() on Boost.Beast, a connection per stream, which hands a
+// body over as it arrives however the server chunks it (see body_stream.hpp for why).
 //
 // http_client.cpp is the only translation unit that includes cpprestsdk (each costs ~15 s to
 // compile); nothing here exposes it.
@@ -57,9 +59,9 @@ struct Request {
     std::string content_type;  // with a body
 };
 
-// How a streamed body reaches its callback: each piece as soon as it arrives (a watch: an event
-// must not wait for the next), or in pieces of 1 MiB (a LIST: the reader wakes once per MiB, not
-// once per network chunk — thread wake-ups were most of a LIST's client CPU).
+// How a streamed body with a Content-Length reaches its callback: each piece as soon as it
+// arrives, or in pieces of 1 MiB (fewer, larger calls for a LIST). A chunked body — every LIST
+// and WATCH of an API server — is handed over as it is read either way.
 enum class Delivery { as_it_arrives, in_large_pieces };
 
 struct Response {

@@ -54,4 +54,13 @@ std::string key_pair_problem(const std::string& cert_pem, const std::string& key
     return X509_check_private_key(cert.get(), key.get()) == 1 ? "" : "the private key does not match the certificate";
 }
 
+void apply_tls(const TlsConfig& tls, boost::asio::ssl::context& ctx) {
+    if (!tls.use_system_store) SSL_CTX_set_cert_store(ctx.native_handle(), X509_STORE_new());
+    if (!tls.ca_pem.empty()) ctx.add_certificate_authority(boost::asio::buffer(tls.ca_pem));
+    if (!tls.cert_pem.empty()) {
+        ctx.use_certificate_chain(boost::asio::buffer(tls.cert_pem));
+        ctx.use_private_key(boost::asio::buffer(tls.key_pem), boost::asio::ssl::context::pem);
+    }
+}
+
 }  // namespace kd::core::net

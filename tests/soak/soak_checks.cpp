@@ -53,14 +53,15 @@ size_t SoakFindings::total() const {
     return n;
 }
 
-void check_requests(const rapidjson::Document& requests, const SoakCluster& cluster, double lease_seconds,
-                    int max_migrating_per_workload, SoakFindings& f) {
+void check_requests(const rapidjson::Document& requests, const SoakCluster& cluster, const SoakBudgets& budgets,
+                    SoakFindings& f) {
     struct Lease {
         std::string user, holder;
         double time = -1e9;
     } lease;
     std::set<std::string> evicted;
     std::map<std::string, JobState> jobs;  // by name
+    std::set<std::string> admitted;        // jobs seen counted
     auto workload_of = [&](const std::string& pod) -> long {
         auto it = cluster.pod_workloads().find(pod);
         return it == cluster.pod_workloads().end() ? -1 : long(it->second);
@@ -68,13 +69,34 @@ void check_requests(const rapidjson::Document& requests, const SoakCluster& clus
     auto check_budget = [&](const std::string& job, double time) {
         long w = workload_of(jobs[job].pod);
         if (w < 0 || !jobs[job].counted()) return;
+        const Workload& wl = cluster.workloads()[size_t(w)];
         int migrating = 0;
-        for (const auto& [name, j] : jobs) migrating += j.counted() && workload_of(j.pod) == w;
-        if (migrating > max_migrating_per_workload)
+        std::set<std::string> unavailable;  // spec C.3: pods not Ready ∪ migrating
+        for (const auto& [name, j] : jobs)
+            if (j.counted() && workload_of(j.pod) == w) {
+                ++migrating;
+                unavailable.insert(j.pod);
+            }
+        if (migrating > budgets.max_migrating_per_workload)
             f.add("workload-over-budget",
                   fmt::format("{} migrations of {}/{} admitted at once (job {} at {:.3f}), maxMigratingPerWorkload {}",
-                              migrating, cluster.workloads()[size_t(w)].ns, cluster.workloads()[size_t(w)].name, job,
-                              time, max_migrating_per_workload));
+                              migrating, wl.ns, wl.name, job, time, budgets.max_migrating_per_workload));
+        for (const auto& span : cluster.unready_spans())
+            if (span.workload == size_t(w) && span.from <= time && time < span.to && !evicted.count(span.pod))
+                unavailable.insert(span.pod);
+        if (admitted.insert(job).second) {  // counted for the first time: admitted now
+            ++f.admissions;
+            f.admissions_at_unavailable_limit += int(unavailable.size()) == budgets.max_unavailable_per_workload;
+        }
+        if (int(unavailable.size()) > budgets.max_unavailable_per_workload) {
+            std::string pods;
+            for (const auto& p : unavailable) pods += (pods.empty() ? "" : ", ") + p;
+            f.add(
+                "workload-over-unavailable",
+                fmt::format("{} pods of {}/{} unavailable once job {} was admitted at {:.3f} ({}), "
+                            "maxUnavailablePerWorkload {}",
+                            unavailable.size(), wl.ns, wl.name, job, time, pods, budgets.max_unavailable_per_workload));
+        }
     };
 
     for (const auto& r : requests["requests"].GetArray()) {
@@ -90,7 +112,7 @@ void check_requests(const rapidjson::Document& requests, const SoakCluster& clus
             continue;
         }
         ++f.writes;
-        if (lease.user != user || lease.holder.empty() || time - lease.time > lease_seconds)
+        if (lease.user != user || lease.holder.empty() || time - lease.time > budgets.lease_seconds)
             f.add("write-without-lease",
                   fmt::format("{} {} by {} at {:.3f}; the lease was last written by {} (holder \"{}\") at {:.3f}",
                               method, path, user, time, lease.user, lease.holder, lease.time));

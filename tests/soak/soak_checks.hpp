@@ -6,7 +6,9 @@
 //  - no pod evicted again after an eviction succeeded, no second migration job for a pod while
 //    one is running;
 //  - per workload, the admitted migrations (Running, or Pending that passed arbitration) never
-//    more than maxMigratingPerWorkload, replayed from the jobs' writes;
+//    more than maxMigratingPerWorkload, replayed from the jobs' writes; and, at each admission,
+//    its unavailable pods (replacements not yet Ready, from the actor's record, with the pods of
+//    admitted migrations) never more than maxUnavailablePerWorkload;
 //  - at the end, every job in a terminal phase and no Reservation left holding room for a job
 //    that ended (or for no job at all).
 #pragma once
@@ -23,6 +25,8 @@ namespace kd::soak {
 
 struct SoakFindings {
     size_t writes = 0, lease_writes = 0, evictions = 0, eviction_attempts = 0, jobs_created = 0;
+    // Admissions replayed, and those that left their workload exactly at maxUnavailablePerWorkload.
+    size_t admissions = 0, admissions_at_unavailable_limit = 0;
     std::map<std::string, size_t> violations;  // by kind
     std::vector<std::string> messages;         // the first few of each kind
 
@@ -30,9 +34,14 @@ struct SoakFindings {
     size_t total() const;
 };
 
-// `requests` is the server's {"requests": [...]}; `lease_seconds` the profile's leaseDuration.
-void check_requests(const rapidjson::Document& requests, const SoakCluster& cluster, double lease_seconds,
-                    int max_migrating_per_workload, SoakFindings& findings);
+struct SoakBudgets {
+    double lease_seconds;  // leaseDuration
+    int max_migrating_per_workload, max_unavailable_per_workload;
+};
+
+// `requests` is the server's {"requests": [...]}.
+void check_requests(const rapidjson::Document& requests, const SoakCluster& cluster, const SoakBudgets& budgets,
+                    SoakFindings& findings);
 
 // The jobs and Reservations the server holds once the faults stopped and the jobs had time to end.
 void check_end_state(const rapidjson::Document& jobs, const rapidjson::Document& reservations, SoakFindings& findings);

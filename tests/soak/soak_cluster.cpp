@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
 
 namespace kd::soak {
 namespace {
@@ -23,6 +25,10 @@ std::string key(const rapidjson::Value& obj) {
 std::string owner_ref(const std::string& kind, const std::string& name, const std::string& uid) {
     return fmt::format(R"({{"apiVersion":"apps/v1","kind":"{}","name":"{}","uid":"{}","controller":true}})", kind, name,
                        uid);
+}
+
+double unix_seconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 bool ready(const rapidjson::Value& pod) {
@@ -240,8 +246,11 @@ void SoakCluster::replace_pods(const rapidjson::Document& pods, const rapidjson:
             add_pod(wl.ns, name, node, owner_ref("ReplicaSet", wl.name + "-rs", wl.rs_uid),
                     std::uniform_int_distribution<int64_t>(500, 1200)(dice_), {}, false, out);
             server_.load(out + "]");
+            unready_.push_back({w, wl.ns + "/" + name, unix_seconds(), std::numeric_limits<double>::infinity()});
             pod_workload_[wl.ns + "/" + name] = w;
-            ready_at_[wl.ns + "/" + name] = now_s + 1.0;
+            // Readiness takes 1–6 s: slow enough, at times, for the workload's next migration to
+            // come while this pod is not Ready — which maxUnavailablePerWorkload (1) must hold back.
+            ready_at_[wl.ns + "/" + name] = now_s + std::uniform_real_distribution<double>(1.0, 6.0)(dice_);
         }
     }
 }
@@ -253,6 +262,8 @@ void SoakCluster::make_ready(const rapidjson::Document& pods, double now_s) {
         std::string text = text_of(p);
         const std::string not_ready = R"({"type":"Ready","status":"False"})";
         text.replace(text.find(not_ready), not_ready.size(), R"({"type":"Ready","status":"True"})");
+        for (auto& span : unready_)
+            if (span.pod == key(p)) span.to = unix_seconds();
         server_.load("[" + text + "]");
         ready_at_.erase(it);
     }

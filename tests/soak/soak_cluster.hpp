@@ -2,7 +2,7 @@
 // the descheduler: koordlet (NodeMetrics from the pods on each node, one node running hot at a
 // time, the hot node moving on now and then), koord-scheduler (Reservations placed on the least
 // loaded other node, some left unschedulable), the workload controllers and the kubelet (an
-// evicted pod replaced, bound to its Reservation when there is one, Ready a second later).
+// evicted pod replaced, bound to its Reservation when there is one, Ready 1–6 s later).
 // The cluster holds pods no filter may let go: DaemonSet pods, kube-system pods, a bare pod, a
 // Deployment with local storage, one with the never-evict cost.
 #pragma once
@@ -16,12 +16,21 @@
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace kd::soak {
 
 struct Workload {
     std::string ns, name, rs_uid;
     int replicas = 0;
+};
+
+// A replacement pod while it is not Ready, in the server's clock (Unix seconds): from just after
+// the server took it to just before it was reported Ready (+inf while it is not).
+struct UnreadySpan {
+    size_t workload;
+    std::string pod;  // ns/name
+    double from, to;
 };
 
 class SoakCluster {
@@ -39,6 +48,7 @@ public:
     // The workload of every pod the cluster ever had ("ns/name" → index into workloads()).
     const std::map<std::string, size_t>& pod_workloads() const { return pod_workload_; }
     const std::vector<Workload>& workloads() const { return workloads_; }
+    const std::vector<UnreadySpan>& unready_spans() const { return unready_; }
     size_t replacements() const { return replacements_; }
     size_t unschedulable_reservations() const { return unschedulable_; }
 
@@ -67,6 +77,7 @@ private:
     std::map<std::string, size_t> pod_workload_;
     std::map<std::string, int64_t> usage_;    // "ns/name" → CPU milli when not on the hot node
     std::map<std::string, double> ready_at_;  // replacements: when the kubelet reports them Ready
+    std::vector<UnreadySpan> unready_;
     std::set<std::string> protected_;
     std::set<std::string> reservations_seen_;  // decided by the scheduler already
     size_t replacements_ = 0, unschedulable_ = 0;

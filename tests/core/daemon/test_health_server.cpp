@@ -1,11 +1,14 @@
 // /healthz, /readyz and /metrics as a kubelet probe and Prometheus see them: /healthz fails once
 // the control loop's heartbeat is older than stuck_after (a hook that hangs stops the beats) and
-// recovers with the next beat; /readyz names what is not synced; one listener or two.
+// recovers with the next beat; /readyz names what is not synced; one listener or two; /debug/model
+// answered by the control thread.
 #include "daemon/health_server.hpp"
+#include "daemon/model_probe.hpp"
 #include "net/http_client.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <thread>
 
 using namespace kd::core;
@@ -62,4 +65,32 @@ TEST_CASE("health server: two addresses are two listeners, each serving only its
     net::HttpClient c("http://127.0.0.2:" + std::to_string(metrics), net::ClientConfig{});
     CHECK(c.send({"GET", "/metrics", {}, "", ""}).status == 200);
     CHECK(c.send({"GET", "/healthz", {}, "", ""}).status == 404);
+}
+
+TEST_CASE("health server: /debug/model is answered by the control thread between hooks, 503 while a hook runs") {
+    daemon::HealthState state;
+    state.beat();
+    daemon::ModelProbe probe;
+    daemon::HealthServer server(
+        "127.0.0.1:0", "127.0.0.1:0", state, [] { return std::string("m 1\n"); },
+        [&probe] { return probe.ask(std::chrono::milliseconds(300)); });
+    int port = server.ports().at(0);
+    std::atomic<bool> done{false};
+    int computed = 0;
+    std::thread control([&] {  // the control loop: between hooks, it answers what was asked
+        while (!done) {
+            probe.serve([&] { return R"({"kinds":{"Pod":{"count":)" + std::to_string(++computed) + "}}}"; });
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    });
+    CHECK(get(port, "/debug/model") == std::make_pair(200, std::string(R"({"kinds":{"Pod":{"count":1}}})")));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(computed == 1);  // computed only when asked
+    CHECK(get(port, "/debug/model") == std::make_pair(200, std::string(R"({"kinds":{"Pod":{"count":2}}})")));
+    done = true;
+    control.join();
+    // No control thread answering: a hook that runs past the wait.
+    auto busy = get(port, "/debug/model");
+    CHECK(busy.first == 503);
+    CHECK(busy.second == "the control loop is inside a hook and did not answer in time; try again");
 }

@@ -162,6 +162,63 @@ TEST_CASE_METHOD(HotspotDaemon, "run: the hotspot pod migrates end to end throug
     CHECK(lease_holder(server).empty());
 }
 
+namespace {
+
+// `kdesched snapshot --digest` of the server the daemon reads: a fresh read, digested.
+std::string server_digest(const DaemonFiles& files) {
+    auto r =
+        run_bounded({KDESCHED_BINARY, "snapshot", "--kubeconfig", (files.dir / "kubeconfig").string(), "--digest"}, 60);
+    REQUIRE(r.exit_code == 0);
+    return r.output.substr(0, r.output.find('\n'));
+}
+
+// One kind's entry of a digest answer.
+std::string kind_digest(const std::string& json, const std::string& kind) {
+    rapidjson::Document d;
+    d.Parse(json.c_str());
+    if (!d.IsObject() || !d.HasMember("kinds") || !d["kinds"].HasMember(kind.c_str())) return "<none>";
+    return kd_test::text_of(d["kinds"][kind.c_str()]);
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(HotspotDaemon,
+                 "run: /debug/model equals `kdesched snapshot --digest` of the server, and shows a watch that lags",
+                 "[daemon]") {
+    const std::string ns_v1 = R"([{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"digest","uid":"ns-digest",)"
+                              R"("labels":{"v":"1"}}}])";
+    server.load(ns_v1);
+    // Synced: the model equals a fresh read (the daemon's own writes may need a moment to come back).
+    std::string model, fresh;
+    REQUIRE(actor.until(
+        [&] {
+            fresh = server_digest(files);
+            model = kd_test::scrape(port, "/debug/model").second;
+            return model == fresh;
+        },
+        20));
+    CHECK(kind_digest(model, "Node").find(R"("count":4)") != std::string::npos);
+    const std::string before = kind_digest(model, "Namespace");
+
+    // The daemon's watches are dropped and their resumption stalls for 6 s: a Namespace changed
+    // meanwhile is on the server, not yet in the model — and the digests say so.
+    server.faults(R"([{"path":"/api/v1/namespaces","watch":true,"times":0,"action":{"type":"stall","seconds":6}}])");
+    server.control("POST", "drop_watches", "{}");
+    server.load(std::string(ns_v1).replace(ns_v1.find(R"("v":"1")"), 7, R"("v":"2")"));
+    fresh = server_digest(files);
+    CHECK(kind_digest(fresh, "Namespace") != before);
+    CHECK(kind_digest(kd_test::scrape(port, "/debug/model").second, "Namespace") == before);
+    server.control("DELETE", "faults");
+    // The stalled watch resumes and brings the change: equal again.
+    CHECK(actor.until(
+        [&] {
+            return kind_digest(kd_test::scrape(port, "/debug/model").second, "Namespace") ==
+                   kind_digest(server_digest(files), "Namespace");
+        },
+        20));
+    CHECK(kind_digest(kd_test::scrape(port, "/debug/model").second, "Namespace") != before);
+}
+
 TEST_CASE("run: a PodDisruptionBudget's 429 refuses the eviction with the server's message", "[daemon]") {
     FakeApiServer server(with_tokens());
     ClusterActor actor(server);

@@ -1,0 +1,224 @@
+#include "net/body_stream.hpp"
+
+#include "net/tls_material.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <openssl/ssl.h>
+
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace kd::core::net {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
+
+// How often a blocked read looks at its CancelToken.
+constexpr auto kCancelPoll = std::chrono::milliseconds(100);
+
+bool is_address(const std::string& host) {
+    error_code ec;
+    asio::ip::make_address(host, ec);
+    return !ec;
+}
+
+// Runs the io_context until `done`, closing `socket` when the caller cancels (the pending
+// operation then ends with operation_aborted). True when it was cancelled.
+bool run_until(asio::io_context& io, const bool& done, beast::tcp_stream& socket, const CancelToken* cancel) {
+    bool cancelled = false;
+    io.restart();
+    while (!done) {
+        io.run_for(kCancelPoll);
+        if (!done && !cancelled && cancel && cancel->cancelled()) {
+            cancelled = true;
+            socket.cancel();
+            error_code ignored;
+            socket.socket().close(ignored);
+        }
+    }
+    return cancelled;
+}
+
+// Sets Response::failure and ::problem from a transport error.
+void fail(Response& out, const error_code& ec, bool cancelled, const char* during) {
+    out.failure = cancelled                              ? Failure::cancelled
+                  : ec == beast::error::timeout          ? Failure::timeout
+                  : ec == asio::error::operation_aborted ? Failure::cancelled
+                                                         : Failure::connection;
+    out.problem = cancelled ? "cancelled" : std::string(during) + ": " + ec.message();
+}
+
+// The exchange on a connected (and, for https, handshaken) stream.
+template <class Stream>
+void exchange(Stream& stream, asio::io_context& io, const StreamSettings& s, const Request& r,
+              const std::function<bool(std::string_view)>& on_chunk, const CancelToken* cancel, Delivery delivery,
+              Response& out) {
+    auto& socket = beast::get_lowest_layer(stream);
+    bool done = false;
+    error_code ec;
+    auto step = [&](const char* during, auto&& start) {
+        done = false;
+        socket.expires_after(s.timeout);
+        start([&](const error_code& e, size_t) {
+            ec = e;
+            done = true;
+        });
+        bool cancelled = run_until(io, done, socket, cancel);
+        if (cancelled || (ec && ec != bhttp::error::need_buffer)) {
+            fail(out, ec, cancelled, during);
+            return false;
+        }
+        return true;
+    };
+
+    bhttp::request<bhttp::string_body> req(bhttp::string_to_verb(r.method), s.endpoint.prefix + r.target, 11);
+    std::string host = s.tls.server_name.empty() ? s.endpoint.host : s.tls.server_name;
+    if (host.find(':') != std::string::npos) host = "[" + host + "]";
+    req.set(bhttp::field::host, host + ":" + std::to_string(s.endpoint.port));
+    req.set(bhttp::field::user_agent, s.user_agent);
+    for (const auto& [name, value] : r.headers) req.set(name, value);
+    if (!r.body.empty() || !r.content_type.empty()) {
+        req.set(bhttp::field::content_type, r.content_type);
+        req.body() = r.body;
+    }
+    req.prepare_payload();
+    if (!step("sending the request", [&](auto h) { bhttp::async_write(stream, req, h); })) return;
+
+    // Every byte of the body goes through take(): to the caller for a 2xx answer, into
+    // Response::body (bounded) for any other.
+    bool streamed = false, stopped = false, too_large = false;
+    auto take = [&](std::string_view data) {
+        if (streamed) {
+            stopped = stopped || !on_chunk(data);
+        } else if (out.body.size() + data.size() > s.max_body) {
+            too_large = stopped = true;
+        } else {
+            out.body.append(data);
+        }
+    };
+    // A chunked body (every LIST and WATCH of an API server) is taken straight from the read
+    // buffer, with no copy; a body with a Content-Length through `piece`. (Set before the header
+    // is read, as Beast requires; it holds the callback by reference.)
+    auto on_chunk_data = [&](std::uint64_t, beast::string_view data, error_code&) {
+        if (!stopped && !data.empty()) take(std::string_view(data.data(), data.size()));
+        return data.size();
+    };
+    beast::flat_buffer buffer;
+    // Beast reads as much as the buffer has room for: a buffer left at its first size (~512 B)
+    // would cost a system call and a wake-up per 512 bytes.
+    buffer.reserve(512u << 10);
+    bhttp::response_parser<bhttp::buffer_body> parser;
+    // A stream's size is bounded by its consumer, an error body by take(). (Not boost::none: Boost
+    // 1.74 compares a Content-Length with an empty optional as if it were a limit of 0.)
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    parser.on_chunk_body(on_chunk_data);
+    if (!step("reading the answer", [&](auto h) { bhttp::async_read_header(stream, buffer, parser, h); })) return;
+    const auto& head = parser.get();
+    out.status = static_cast<int>(head.result_int());
+    out.reason = std::string(head.reason());
+    for (const auto& f : head) out.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
+    streamed = out.status >= 200 && out.status <= 299;
+
+    std::vector<char> piece(streamed && delivery == Delivery::in_large_pieces ? (1u << 20) : (64u << 10));
+    size_t filled = 0;
+    while (!parser.is_done() && !stopped) {
+        auto& body = parser.get().body();
+        body.data = piece.data() + filled;
+        body.size = piece.size() - filled;
+        if (!step("reading the body", [&](auto h) { bhttp::async_read_some(stream, buffer, parser, h); })) return;
+        filled = piece.size() - parser.get().body().size;
+        if (filled > 0 &&
+            (!streamed || delivery == Delivery::as_it_arrives || filled == piece.size() || parser.is_done())) {
+            take(std::string_view(piece.data(), filled));
+            filled = 0;
+        }
+    }
+    if (too_large) {
+        out.failure = Failure::too_large;
+        out.problem = "the answer's body is larger than " + std::to_string(s.max_body >> 10) +
+                      " KiB, the limit on a body read whole";
+    }
+}
+
+}  // namespace
+
+Response stream_body(const StreamSettings& s, const Request& r, const std::function<bool(std::string_view)>& on_chunk,
+                     const CancelToken* cancel, Delivery delivery) {
+    Response out;
+    asio::io_context io;
+    beast::tcp_stream socket(io);
+    bool done = false;
+    error_code ec;
+
+    tcp::resolver::results_type addresses;
+    tcp::resolver resolver(io);
+    resolver.async_resolve(s.endpoint.host, std::to_string(s.endpoint.port),
+                           [&](const error_code& e, tcp::resolver::results_type found) {
+                               ec = e;
+                               addresses = std::move(found);
+                               done = true;
+                           });
+    if (bool cancelled = run_until(io, done, socket, cancel); cancelled || ec) {
+        fail(out, ec, cancelled, ("resolving " + s.endpoint.host).c_str());
+        return out;
+    }
+    done = false;
+    socket.expires_after(s.timeout);
+    socket.async_connect(addresses, [&](const error_code& e, const tcp::endpoint&) {
+        ec = e;
+        done = true;
+    });
+    if (bool cancelled = run_until(io, done, socket, cancel); cancelled || ec) {
+        fail(out, ec, cancelled, "connecting");
+        return out;
+    }
+    socket.socket().set_option(tcp::no_delay(true));
+
+    if (!s.endpoint.tls) {
+        exchange(socket, io, s, r, on_chunk, cancel, delivery, out);
+        return out;
+    }
+    asio::ssl::context ctx(asio::ssl::context::tls_client);
+    try {
+        if (s.tls.use_system_store) ctx.set_default_verify_paths();
+        apply_tls(s.tls, ctx);
+    } catch (const boost::system::system_error& e) {
+        out.failure = Failure::connection;
+        out.problem = std::string("TLS settings: ") + e.what();
+        return out;
+    }
+    beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), ctx);
+    const std::string name = s.tls.server_name.empty() ? s.endpoint.host : s.tls.server_name;
+    if (s.tls.insecure_skip_verify) {
+        stream.set_verify_mode(asio::ssl::verify_none);
+    } else {
+        stream.set_verify_mode(asio::ssl::verify_peer);
+        stream.set_verify_callback(asio::ssl::host_name_verification(name));
+    }
+    if (!is_address(name)) SSL_set_tlsext_host_name(stream.native_handle(), name.c_str());  // SNI: names only
+    done = false;
+    beast::get_lowest_layer(stream).expires_after(s.timeout);
+    stream.async_handshake(asio::ssl::stream_base::client, [&](const error_code& e) {
+        ec = e;
+        done = true;
+    });
+    if (bool cancelled = run_until(io, done, beast::get_lowest_layer(stream), cancel); cancelled || ec) {
+        fail(out, ec, cancelled, "TLS handshake");
+        return out;
+    }
+    exchange(stream, io, s, r, on_chunk, cancel, delivery, out);
+    return out;
+}
+
+}  // namespace kd::core::net
