@@ -3,7 +3,6 @@
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/cluster_files.hpp"
 #include "error.hpp"
-#include "kube/model_feeder.hpp"
 #include "kube/secret_reader.hpp"
 #include "simulator/simulation.hpp"
 
@@ -26,10 +25,7 @@ int run_simulate(const CommonOptions& opts, const SimulateOptions& sim) {
             if (!sim.clusters.empty())
                 throw core::Error("--cluster", "give either --cluster or --kubeconfig/--context, not both");
             client = connect(sim.live, cfg);
-            core::kube::ModelFeeder feeder(model);
-            std::string failure = read_cluster_once(*client, [&](auto& changes) { feeder.apply(changes); });
-            for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
-            if (!failure.empty()) {
+            if (std::string failure = read_cluster_model(*client, model); !failure.empty()) {
                 std::cerr << failure << "\n";
                 return kRuntimeFailure;
             }

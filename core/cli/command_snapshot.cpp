@@ -3,10 +3,8 @@
 // With --digest, the digest of the model it decodes into, to compare with a daemon's /debug/model.
 #include "cli/commands.hpp"
 #include "cli/live_cluster.hpp"
-#include "cluster/cluster_model.hpp"
 #include "cluster/model_digest.hpp"
 #include "error.hpp"
-#include "kube/model_feeder.hpp"
 #include "kube/snapshot_writer.hpp"
 
 #include <spdlog/spdlog.h>
@@ -22,10 +20,7 @@ namespace {
 // The model read as a daemon reads it (the profile's encodings), digested.
 int write_digest(const SnapshotOptions& opts, core::kube::ApiClient& client) {
     core::ClusterModel model;
-    core::kube::ModelFeeder feeder(model);
-    std::string failure = read_cluster_once(client, [&](auto& changes) { feeder.apply(changes); });
-    for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
-    if (!failure.empty()) {
+    if (std::string failure = read_cluster_model(client, model); !failure.empty()) {
         std::cerr << failure << "\n";
         return kRuntimeFailure;
     }

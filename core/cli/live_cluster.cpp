@@ -2,6 +2,7 @@
 
 #include "kube/cluster_sync.hpp"
 #include "kube/kubeconfig.hpp"
+#include "kube/model_feeder.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -34,6 +35,13 @@ std::string read_cluster_once(core::kube::ApiClient& client,
         "cannot read the cluster at " + client.connection().server + " (" + client.connection().source + "):";
     for (const auto& f : failures) out += "\n  " + f;
     return out;
+}
+
+std::string read_cluster_model(core::kube::ApiClient& client, core::ClusterModel& model) {
+    core::kube::ModelFeeder feeder(model);
+    std::string failure = read_cluster_once(client, [&](auto& changes) { feeder.apply(changes); });
+    for (const auto& m : feeder.take_messages()) spdlog::warn("{}", m);
+    return failure;
 }
 
 }  // namespace kd::cli

@@ -2,6 +2,7 @@
 // the API client they make (with the profile's clientConnection), and reading a live cluster once.
 #pragma once
 
+#include "cluster/cluster_model.hpp"
 #include "config/configuration.hpp"
 #include "kube/api_client.hpp"
 #include "kube/change_queue.hpp"
@@ -31,5 +32,9 @@ std::unique_ptr<core::kube::ApiClient> connect(const ClusterOptions& options, co
 // Lists every kind once into `consume`; returns "" or why the cluster could not be read (exit 3).
 std::string read_cluster_once(core::kube::ApiClient& client,
                               const std::function<void(std::vector<core::kube::Change>&)>& consume);
+
+// Lists every kind once into `model` (a bad object is logged and skipped); returns "" or why the
+// cluster could not be read (exit 3).
+std::string read_cluster_model(core::kube::ApiClient& client, core::ClusterModel& model);
 
 }  // namespace kd::cli

@@ -33,57 +33,59 @@ bool is_address(const std::string& host) {
     return !ec;
 }
 
-// Runs the io_context until `done`, closing `socket` when the caller cancels (the pending
-// operation then ends with operation_aborted). True when it was cancelled.
-bool run_until(asio::io_context& io, const bool& done, beast::tcp_stream& socket, const CancelToken* cancel) {
-    bool cancelled = false;
-    io.restart();
-    while (!done) {
-        io.run_for(kCancelPoll);
-        if (!done && !cancelled && cancel && cancel->cancelled()) {
-            cancelled = true;
-            socket.cancel();
-            error_code ignored;
-            socket.socket().close(ignored);
-        }
-    }
-    return cancelled;
-}
+// One stream's I/O, a step at a time on the calling thread: each step is started, then the
+// io_context runs until it ends, its time runs out (no byte for `timeout`) or the caller cancels
+// (the socket is closed; the pending operation ends).
+struct Steps {
+    asio::io_context& io;
+    const CancelToken* cancel;
+    std::chrono::milliseconds timeout;
+    Response& out;
 
-// Sets Response::failure and ::problem from a transport error.
-void fail(Response& out, const error_code& ec, bool cancelled, const char* during) {
-    out.failure = cancelled                              ? Failure::cancelled
-                  : ec == beast::error::timeout          ? Failure::timeout
-                  : ec == asio::error::operation_aborted ? Failure::cancelled
-                                                         : Failure::connection;
-    out.problem = cancelled ? "cancelled" : std::string(during) + ": " + ec.message();
+    // False, with out.failure and out.problem set, when the step failed.
+    template <class Start>
+    bool run(beast::tcp_stream& socket, std::string_view during, Start&& start) {
+        bool done = false, cancelled = false;
+        error_code ec;
+        socket.expires_after(timeout);
+        start([&](const error_code& e, auto&&...) {
+            ec = e;
+            done = true;
+        });
+        io.restart();
+        while (!done) {
+            io.run_for(kCancelPoll);
+            if (!done && !cancelled && cancel && cancel->cancelled()) {
+                cancelled = true;
+                socket.cancel();
+                error_code ignored;
+                socket.socket().close(ignored);
+            }
+        }
+        if (!cancelled && (!ec || ec == bhttp::error::need_buffer)) return true;
+        out.failure = cancelled || ec == asio::error::operation_aborted ? Failure::cancelled
+                      : ec == beast::error::timeout                     ? Failure::timeout
+                                                                        : Failure::connection;
+        out.problem = cancelled ? "cancelled" : std::string(during) + ": " + ec.message();
+        return false;
+    }
+};
+
+// The name the server's certificate must carry, and the Host of each request.
+const std::string& server_name(const StreamSettings& s) {
+    return s.tls.server_name.empty() ? s.endpoint.host : s.tls.server_name;
 }
 
 // The exchange on a connected (and, for https, handshaken) stream.
 template <class Stream>
-void exchange(Stream& stream, asio::io_context& io, const StreamSettings& s, const Request& r,
-              const std::function<bool(std::string_view)>& on_chunk, const CancelToken* cancel, Delivery delivery,
-              Response& out) {
-    auto& socket = beast::get_lowest_layer(stream);
-    bool done = false;
-    error_code ec;
+void exchange(Stream& stream, Steps& steps, const StreamSettings& s, const Request& r,
+              const std::function<bool(std::string_view)>& on_chunk, Delivery delivery, Response& out) {
     auto step = [&](const char* during, auto&& start) {
-        done = false;
-        socket.expires_after(s.timeout);
-        start([&](const error_code& e, size_t) {
-            ec = e;
-            done = true;
-        });
-        bool cancelled = run_until(io, done, socket, cancel);
-        if (cancelled || (ec && ec != bhttp::error::need_buffer)) {
-            fail(out, ec, cancelled, during);
-            return false;
-        }
-        return true;
+        return steps.run(beast::get_lowest_layer(stream), during, start);
     };
 
     bhttp::request<bhttp::string_body> req(bhttp::string_to_verb(r.method), s.endpoint.prefix + r.target, 11);
-    std::string host = s.tls.server_name.empty() ? s.endpoint.host : s.tls.server_name;
+    std::string host = server_name(s);
     if (host.find(':') != std::string::npos) host = "[" + host + "]";
     req.set(bhttp::field::host, host + ":" + std::to_string(s.endpoint.port));
     req.set(bhttp::field::user_agent, s.user_agent);
@@ -146,8 +148,7 @@ void exchange(Stream& stream, asio::io_context& io, const StreamSettings& s, con
     }
     if (too_large) {
         out.failure = Failure::too_large;
-        out.problem = "the answer's body is larger than " + std::to_string(s.max_body >> 10) +
-                      " KiB, the limit on a body read whole";
+        out.problem = body_too_large(s.max_body);
     }
 }
 
@@ -157,36 +158,23 @@ Response stream_body(const StreamSettings& s, const Request& r, const std::funct
                      const CancelToken* cancel, Delivery delivery) {
     Response out;
     asio::io_context io;
+    Steps steps{io, cancel, s.timeout, out};
     beast::tcp_stream socket(io);
-    bool done = false;
-    error_code ec;
-
-    tcp::resolver::results_type addresses;
     tcp::resolver resolver(io);
-    resolver.async_resolve(s.endpoint.host, std::to_string(s.endpoint.port),
-                           [&](const error_code& e, tcp::resolver::results_type found) {
-                               ec = e;
-                               addresses = std::move(found);
-                               done = true;
-                           });
-    if (bool cancelled = run_until(io, done, socket, cancel); cancelled || ec) {
-        fail(out, ec, cancelled, ("resolving " + s.endpoint.host).c_str());
+    tcp::resolver::results_type addresses;
+    if (!steps.run(socket, "resolving " + s.endpoint.host, [&](auto done) {
+            resolver.async_resolve(s.endpoint.host, std::to_string(s.endpoint.port),
+                                   [&, done](const error_code& e, tcp::resolver::results_type found) {
+                                       addresses = std::move(found);
+                                       done(e);
+                                   });
+        }))
         return out;
-    }
-    done = false;
-    socket.expires_after(s.timeout);
-    socket.async_connect(addresses, [&](const error_code& e, const tcp::endpoint&) {
-        ec = e;
-        done = true;
-    });
-    if (bool cancelled = run_until(io, done, socket, cancel); cancelled || ec) {
-        fail(out, ec, cancelled, "connecting");
-        return out;
-    }
+    if (!steps.run(socket, "connecting", [&](auto done) { socket.async_connect(addresses, done); })) return out;
     socket.socket().set_option(tcp::no_delay(true));
 
     if (!s.endpoint.tls) {
-        exchange(socket, io, s, r, on_chunk, cancel, delivery, out);
+        exchange(socket, steps, s, r, on_chunk, delivery, out);
         return out;
     }
     asio::ssl::context ctx(asio::ssl::context::tls_client);
@@ -199,7 +187,7 @@ Response stream_body(const StreamSettings& s, const Request& r, const std::funct
         return out;
     }
     beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), ctx);
-    const std::string name = s.tls.server_name.empty() ? s.endpoint.host : s.tls.server_name;
+    const std::string& name = server_name(s);
     if (s.tls.insecure_skip_verify) {
         stream.set_verify_mode(asio::ssl::verify_none);
     } else {
@@ -207,18 +195,15 @@ Response stream_body(const StreamSettings& s, const Request& r, const std::funct
         stream.set_verify_callback(asio::ssl::host_name_verification(name));
     }
     if (!is_address(name)) SSL_set_tlsext_host_name(stream.native_handle(), name.c_str());  // SNI: names only
-    done = false;
-    beast::get_lowest_layer(stream).expires_after(s.timeout);
-    stream.async_handshake(asio::ssl::stream_base::client, [&](const error_code& e) {
-        ec = e;
-        done = true;
-    });
-    if (bool cancelled = run_until(io, done, beast::get_lowest_layer(stream), cancel); cancelled || ec) {
-        fail(out, ec, cancelled, "TLS handshake");
+    if (!steps.run(beast::get_lowest_layer(stream), "TLS handshake",
+                   [&](auto done) { stream.async_handshake(asio::ssl::stream_base::client, done); }))
         return out;
-    }
-    exchange(stream, io, s, r, on_chunk, cancel, delivery, out);
+    exchange(stream, steps, s, r, on_chunk, delivery, out);
     return out;
+}
+
+std::string body_too_large(size_t limit) {
+    return "the answer's body is larger than " + std::to_string(limit >> 10) + " KiB, the limit on a body read whole";
 }
 
 }  // namespace kd::core::net

@@ -37,4 +37,7 @@ Response stream_body(const StreamSettings& settings, const Request& request,
                      const std::function<bool(std::string_view)>& on_chunk, const CancelToken* cancel,
                      Delivery delivery);
 
+// Response::problem of a body over `limit` (Failure::too_large), whichever transport read it.
+std::string body_too_large(size_t limit);
+
 }  // namespace kd::core::net

@@ -76,10 +76,10 @@ Failure failure_of(const http::http_exception& e) {
 
 struct HttpClient::Impl {
     std::optional<http::client::http_client> client;
-    std::string user_agent;
-    std::string server_name;  // tls-server-name: cpprest takes the Host header for SNI and verification
-    size_t max_body = kMaxResponseBytes;
-    StreamSettings streams;  // stream()'s transport (body_stream.hpp)
+    // The settings of both transports: stream()'s (body_stream.hpp) and send()'s, which takes the
+    // user agent, the largest body and tls-server-name (sent as Host: cpprest takes it for SNI and
+    // verification) from here.
+    StreamSettings settings;
 };
 
 namespace {
@@ -108,16 +108,13 @@ HttpClient::HttpClient(const std::string& base_url, const ClientConfig& config)
     TlsConfig tls = config.tls;
     if (!tls.ca_pem.empty() || !tls.cert_pem.empty() || !tls.use_system_store)
         cfg.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) { apply_tls(tls, ctx); });
-    impl_->user_agent = config.user_agent.empty() ? default_user_agent() : config.user_agent;
-    impl_->server_name = config.tls.server_name;
-    impl_->max_body = config.max_body;
     try {
         impl_->client.emplace(utility::conversions::to_string_t(base_url), cfg);
     } catch (const web::uri_exception& e) {
         throw Error(base_url, std::string("not a URL: ") + e.what(), "give scheme://host[:port][/path]");
     }
-    impl_->streams = {endpoint_of(impl_->client->base_uri()), config.tls, config.timeout, impl_->user_agent,
-                      config.max_body};
+    impl_->settings = {endpoint_of(impl_->client->base_uri()), config.tls, config.timeout,
+                       config.user_agent.empty() ? default_user_agent() : config.user_agent, config.max_body};
 }
 
 HttpClient::~HttpClient() = default;
@@ -146,24 +143,20 @@ bool read_all(const http::http_response& response, size_t limit, std::string& ou
     return true;
 }
 
-// Response::problem for a body over the limit.
-std::string too_large(size_t limit) {
-    return "the answer's body is larger than " + std::to_string(limit >> 10) + " KiB, the limit on a body read whole";
-}
-
 }  // namespace
 
 Response HttpClient::send(const Request& request) {
     Response out;
     try {
+        const StreamSettings& s = impl_->settings;
         http::http_response response =
-            impl_->client->request(make_request(request, impl_->user_agent, impl_->server_name)).get();
+            impl_->client->request(make_request(request, s.user_agent, s.tls.server_name)).get();
         out.status = response.status_code();
         out.reason = response.reason_phrase();
         out.headers = headers_of(response);
-        if (!read_all(response, impl_->max_body, out.body)) {
+        if (!read_all(response, s.max_body, out.body)) {
             out.failure = Failure::too_large;
-            out.problem = too_large(impl_->max_body);
+            out.problem = body_too_large(s.max_body);
         }
     } catch (const http::http_exception& e) {
         out.failure = failure_of(e);
@@ -177,7 +170,7 @@ Response HttpClient::send(const Request& request) {
 
 Response HttpClient::stream(const Request& request, const std::function<bool(std::string_view)>& on_chunk,
                             const CancelToken* cancel, Delivery delivery) {
-    return stream_body(impl_->streams, request, on_chunk, cancel, delivery);
+    return stream_body(impl_->settings, request, on_chunk, cancel, delivery);
 }
 
 }  // namespace kd::core::net
