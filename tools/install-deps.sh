@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs kdesched's build dependencies from Debian packages when any is missing.
 # Idempotent and quiet when everything is there; needs root (or sudo) only when installing.
+#   tools/install-deps.sh [PACKAGE...]   # extra packages a script needs besides (e.g. clang to fuzz)
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,7 @@ packages=(
   clang-format                         # style check in CI
   python3 openssl                      # example Pod Picker service; TLS test certificates
   libprotobuf-dev protobuf-compiler    # kdesched-bench-protobuf only (skipped by the build without them)
+  "$@"
 )
 
 missing=()

@@ -3,15 +3,16 @@
 namespace kd::core::kube {
 
 void Change::add(std::string_view object, Encoding e) {
+    add(object, {}, e);
+}
+
+void Change::add(std::string_view before, std::string_view after, Encoding e) {
     if (count == 0) encoding = e;
-    if (encoding == Encoding::protobuf) {
-        auto n = static_cast<uint32_t>(object.size());
-        objects.append(reinterpret_cast<const char*>(&n), sizeof n);
-        objects.append(object);
-    } else {
-        objects.append(object);
-        objects.push_back('\0');
-    }
+    auto n = static_cast<uint32_t>(before.size() + after.size());
+    objects.append(reinterpret_cast<const char*>(&n), sizeof n);
+    objects.append(before);
+    objects.append(after);
+    if (encoding == Encoding::json) objects.push_back('\0');
     ++count;
 }
 

@@ -33,8 +33,8 @@ struct Change {
     };
     Type type;
     ObjectKind kind;
-    // JSON objects each followed by '\\0' (decoded in place), or protobuf messages each after its
-    // length (4 bytes, host order): use add() and for_each().
+    // Objects each after its length (4 bytes, host order), a JSON one followed by '\\0' (decoded in
+    // place): use add() and for_each().
     std::string objects;
     size_t count = 0;              // objects in `objects`
     std::string resource_version;  // list_done: the list's
@@ -47,23 +47,20 @@ struct Change {
     }
     // Appends one object (the first sets the encoding; a change holds one encoding).
     void add(std::string_view object, Encoding e);
+    // Appends one object given in two pieces (ObjectPieces: a member cut out between them).
+    void add(std::string_view before, std::string_view after, Encoding e);
     // Calls f(char* data, size_t size) for each object in order (JSON: data[size] is '\\0').
     template <class F>
     void for_each(F&& f) {
         char* p = objects.data();
         char* end = p + objects.size();
+        const size_t terminator = encoding == Encoding::json ? 1 : 0;
         while (p < end) {
             uint32_t n;
-            if (encoding == Encoding::protobuf) {
-                std::memcpy(&n, p, sizeof n);
-                p += sizeof n;
-                f(p, size_t(n));
-                p += n;
-            } else {
-                size_t len = std::strlen(p);
-                f(p, len);
-                p += len + 1;
-            }
+            std::memcpy(&n, p, sizeof n);
+            p += sizeof n;
+            f(p, size_t(n));
+            p += n + terminator;
         }
     }
 };

@@ -34,10 +34,13 @@ public:
 
 private:
     void string_done();
-    [[noreturn]] void malformed(const char* what) const;
+    // `at`: the byte's position in the current chunk.
+    [[noreturn]] void malformed(const char* what, size_t at) const;
 
     OnItem on_item_;
     int depth_ = 0;
+    // escape_: the next byte is escaped by a backslash (in a string; inside an item, anywhere, as
+    // the 64-byte block scan counts it).
     bool in_string_ = false, escape_ = false, expect_key_ = false, complete_ = false;
     bool item_ = false;       // inside an element of `items`
     std::string item_bytes_;  // the part of the current item from earlier chunks
@@ -47,7 +50,7 @@ private:
     std::string key1_, key2_;  // current keys at depth 1 and 2
     std::string kind_, resource_version_, continue_;
     size_t items_ = 0;
-    size_t offset_ = 0;  // bytes seen, for messages
+    size_t offset_ = 0;  // bytes of the body before the current chunk, for messages
 };
 
 // One event of a watch stream.
@@ -75,5 +78,15 @@ private:
 
 // Splits one watch event document (for tests and the line handler).
 WatchEvent split_watch_event(std::string_view text);
+
+// An object as two pieces of its bytes, `before` and `after` a member cut out of it.
+struct ObjectPieces {
+    std::string_view before, after;
+};
+
+// The object without metadata.managedFields — half of a pod's bytes, which the model never reads —
+// cut out on the network thread so the control thread does not parse it; the object whole in
+// `before` when it has none or is not an object.
+ObjectPieces without_managed_fields(std::string_view object);
 
 }  // namespace kd::core::kube

@@ -27,8 +27,8 @@ constexpr int64_t kEpoch2026Ms = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 template <class Row, size_t N>
 std::vector<Row> rows(const std::map<std::array<std::string, N>, uint64_t>& counts) {
     std::vector<Row> out;
-    for (const auto& [labels, value] : counts)
-        std::apply([&](const auto&... label) { out.push_back(Row{label..., value}); }, labels);
+    for (const auto& entry : counts)  // (not a structured binding: clang 14 cannot capture one)
+        std::apply([&](const auto&... label) { out.push_back(Row{label..., entry.second}); }, entry.first);
     return out;
 }
 

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -97,4 +99,149 @@ TEST_CASE("stream splitters: an object past kMaxObjectBytes is refused, not buff
             for (size_t i = 0; i <= kMaxObjectBytes >> 20; ++i) l.feed(mib);
         }(),
         Catch::StartsWith("the LIST body is not a Kubernetes list: an item larger than 64 MiB at byte"));
+}
+
+namespace {
+
+// A random JSON value: nested objects and arrays whose strings hold quotes, runs of backslashes and
+// brackets, so that item ends fall anywhere in the splitter's 64-byte blocks.
+void random_value(std::mt19937& rng, std::string& out, int depth) {
+    auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+    auto string = [&] {
+        out += '"';
+        for (int k = pick(40); k > 0; --k) {
+            switch (pick(8)) {
+                case 0:
+                    out.append(size_t(pick(4)) * 2, '\\');
+                    break;  // \\ pairs
+                case 1:
+                    out += "\\\"";
+                    break;
+                case 2:
+                    out += "{[}]"[pick(4)];
+                    break;
+                case 3:
+                    out += "\\u00e9";
+                    break;
+                default:
+                    out += char('a' + pick(26));
+                    break;
+            }
+        }
+        out += '"';
+    };
+    switch (depth > 6 ? 2 + pick(2) : pick(4)) {
+        case 0:
+            out += '{';
+            for (int k = pick(5); k > 0; --k) {
+                string();
+                out += ':';
+                random_value(rng, out, depth + 1);
+                if (k > 1) out += ',';
+            }
+            out += '}';
+            break;
+        case 1:
+            out += '[';
+            for (int k = pick(5); k > 0; --k) {
+                random_value(rng, out, depth + 1);
+                if (k > 1) out += ", ";
+            }
+            out += ']';
+            break;
+        case 2:
+            string();
+            break;
+        default:
+            out += std::to_string(rng());
+            break;
+    }
+}
+
+// What a splitter saw of a body fed in pieces of the given sizes (0: byte by byte).
+std::string split_record(const std::string& body, std::mt19937* random_chunks) {
+    std::string seen;
+    ListSplitter s([&](std::string_view item) { seen.append(item).append("\n"); });
+    try {
+        for (size_t i = 0; i < body.size();) {
+            size_t n = random_chunks ? 1 + (*random_chunks)() % 300 : 1;
+            s.feed(std::string_view(body).substr(i, n));
+            i += n;
+        }
+    } catch (const std::runtime_error& e) {
+        seen += std::string("error: ") + e.what();
+    }
+    return seen + (s.complete() ? "complete " : "open ") + std::to_string(s.items()) + " " + s.resource_version();
+}
+
+}  // namespace
+
+TEST_CASE("list splitter: 64-byte block scan and byte loop agree on any bytes, JSON or not", "[kube][stream]") {
+    std::mt19937 rng(20261126);
+    const std::string head = R"({"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[)";
+    for (int round = 0; round < 400; ++round) {
+        std::string body = head;
+        for (int k = int(rng() % 6); k > 0; --k) {
+            body += '{';
+            body += R"("metadata":)";
+            random_value(rng, body, 1);
+            body += '}';
+            if (k > 1) body += ',';
+        }
+        body += "]}";
+        if (round % 2 == 1) {
+            // Not JSON: bytes flipped to structure, quotes and backslashes anywhere after the head.
+            for (int k = int(rng() % 8); k > 0; --k)
+                body[head.size() + rng() % (body.size() - head.size())] = "{}[]\"\\ a"[rng() % 8];
+        }
+        INFO("body " << body);
+        const std::string by_byte = split_record(body, nullptr);
+        CHECK(split_record(body, &rng) == by_byte);
+        std::string whole;
+        ListSplitter s([&](std::string_view item) { whole.append(item).append("\n"); });
+        try {
+            s.feed(body);
+        } catch (const std::runtime_error& e) {
+            whole += std::string("error: ") + e.what();
+        }
+        CHECK(whole + (s.complete() ? "complete " : "open ") + std::to_string(s.items()) + " " + s.resource_version() ==
+              by_byte);
+        if (round % 2 == 0) CHECK(by_byte.find("complete") != std::string::npos);
+    }
+}
+
+TEST_CASE("managedFields cut out of an object: middle, first, only member; absent or not in metadata kept",
+          "[kube][stream]") {
+    auto cut = [](std::string_view object) {
+        ObjectPieces p = without_managed_fields(object);
+        return std::string(p.before) + std::string(p.after);
+    };
+    const std::string fields =
+        R"([{"manager":"kubelet","fieldsV1":{"f:status":{"f:x":{}}},"time":"2026-11-26T00:00:00Z"}])";
+    CHECK(cut(R"({"metadata":{"name":"a","managedFields":)" + fields + R"(,"uid":"u"},"spec":{}})") ==
+          R"({"metadata":{"name":"a","uid":"u"},"spec":{}})");
+    CHECK(cut(R"({"metadata":{"name":"a", "managedFields" : )" + fields + R"( },"spec":{}})") ==
+          R"({"metadata":{"name":"a" },"spec":{}})");
+    CHECK(cut(R"({"spec":{"x":1},"metadata":{"managedFields":)" + fields + R"(, "name":"a"}})") ==
+          R"({"spec":{"x":1},"metadata":{ "name":"a"}})");
+    CHECK(cut(R"({"metadata":{"managedFields":)" + fields + R"(}})") == R"({"metadata":{}})");
+    // Values of every shape and length, the 64-byte block scan ending anywhere in them.
+    std::mt19937 rng(7);
+    for (int round = 0; round < 300; ++round) {
+        std::string value;
+        random_value(rng, value, 0);
+        INFO(value);
+        CHECK(cut(R"({"metadata":{"name":"a","managedFields":)" + value + R"(,"uid":"u"}})") ==
+              R"({"metadata":{"name":"a","uid":"u"}})");
+    }
+    // Kept: none there; one outside metadata; the words inside a string; not an object at all.
+    for (std::string_view kept :
+         {R"({"metadata":{"name":"a"},"spec":{}})", R"({"metadata":{"name":"a"},"spec":{"managedFields":[1]}})",
+          R"({"metadata":{"annotations":{"x":"\"managedFields\":[]"}}})", "[1,2]",
+          R"({"metadata":{"name":"a","managedFields":[)"}) {
+        INFO(kept);
+        ObjectPieces p = without_managed_fields(kept);
+        CHECK(p.before == kept);
+        CHECK(p.after.empty());
+    }
 }
