@@ -308,20 +308,24 @@ int soak(int argc, char** argv) {
     }
     faults.clear();
     cluster.calm();
-    double quiet_start = elapsed();
-    while (elapsed() - quiet_start < quiet && !all_jobs_ended(cluster)) {
-        cluster.step(elapsed());
-        exits += replicas.replace_exited();
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    }
-    double settled = elapsed() - quiet_start;
+    double quiet_start = elapsed(), settled = 0;
     std::string difference;
-    // The actors rest (koordlet would change NodeMetrics under the comparison); a write the
-    // replicas just made reaches their watches a moment later.
-    for (int i = 0; i < 40; ++i) {
-        if ((difference = model_difference(replicas)).empty()) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    }
+    // Until the jobs have ended and the models compared, and still no job runs: a leader that took
+    // over from one killed late may start a migration during the comparison, which must end too.
+    do {
+        while (elapsed() - quiet_start < quiet && !all_jobs_ended(cluster)) {
+            cluster.step(elapsed());
+            exits += replicas.replace_exited();
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+        settled = elapsed() - quiet_start;
+        // The actors rest (koordlet would change NodeMetrics under the comparison); a write the
+        // replicas just made reaches their watches a moment later.
+        for (int i = 0; i < 40; ++i) {
+            if ((difference = model_difference(replicas)).empty()) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+    } while (elapsed() - quiet_start < quiet && !all_jobs_ended(cluster));
     replicas.scrape_cycles();
     replicas.stop_all();
 
