@@ -1,6 +1,7 @@
 #include "cluster/cluster_model.hpp"
 
 #include "cluster/content_key.hpp"
+#include "cluster/migration_json.hpp"
 #include "cluster/pod_derivations.hpp"
 
 #include <algorithm>
@@ -719,6 +720,7 @@ bool erase_uid(std::map<std::string, T, std::less<>>& objects, std::string_view 
 
 void ClusterModel::on_migration_job(PodMigrationJob job) {
     ++revision_;
+    if (job.wire.empty()) job.wire = to_json(job);  // built field by field (tests)
     upsert(jobs_, std::move(job), ObjectKind::migration_job);
 }
 
@@ -754,6 +756,7 @@ std::vector<const PodMigrationJob*> ClusterModel::migration_jobs_for_pod_name(st
 
 void ClusterModel::on_reservation(Reservation r) {
     ++revision_;
+    if (r.wire.empty()) r.wire = to_json(r);
     upsert(reservations_, std::move(r), ObjectKind::reservation);
 }
 

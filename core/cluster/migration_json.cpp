@@ -46,9 +46,7 @@ void reference(Writer& w, const char* key, const ObjectReference& r) {
     reference_value(w, r);
 }
 
-void conditions(Writer& w, const std::vector<Condition>& list) {
-    if (list.empty()) return;
-    w.Key("conditions");
+void condition_list(Writer& w, const std::vector<Condition>& list) {
     w.StartArray();
     for (const auto& c : list) {
         w.StartObject();
@@ -63,14 +61,33 @@ void conditions(Writer& w, const std::vector<Condition>& list) {
     w.EndArray();
 }
 
+void conditions(Writer& w, const std::vector<Condition>& list) {
+    if (list.empty()) return;
+    w.Key("conditions");
+    condition_list(w, list);
+}
+
 void type_meta(Writer& w, const char* kind) {
-    field_if_set(w, "apiVersion", "scheduling.koordinator.sh/v1alpha1");
+    field_if_set(w, "apiVersion", kMigrationApiVersion);
     field_if_set(w, "kind", kind);
 }
 
 }  // namespace
 
+std::string to_json(const std::vector<Condition>& list) {
+    Writer w;
+    condition_list(w, list);
+    return w.text();
+}
+
+std::string to_json(const ObjectReference& reference) {
+    Writer w;
+    reference_value(w, reference);
+    return w.text();
+}
+
 std::string to_json(const PodMigrationJob& job) {
+    if (!job.wire.empty()) return job.wire;
     Writer w;
     w.StartObject();
     type_meta(w, "PodMigrationJob");
@@ -108,6 +125,7 @@ std::string to_json(const PodMigrationJob& job) {
 }
 
 std::string to_json(const Reservation& r) {
+    if (!r.wire.empty()) return r.wire;
     Writer w;
     w.StartObject();
     type_meta(w, "Reservation");

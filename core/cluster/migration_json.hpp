@@ -1,5 +1,7 @@
-// PodMigrationJob and Reservation back to their JSON wire form (scheduling.koordinator.sh/v1alpha1),
-// the inverse of migration_reader: what plugins read from the snapshot and what the daemon sends.
+// PodMigrationJob and Reservation in their JSON wire form (scheduling.koordinator.sh/v1alpha1): what
+// plugins read from the snapshot and start their writes from. That is the object's `wire` as read;
+// only an object built field by field (in tests) is encoded from its fields, the inverse of
+// migration_reader.
 #pragma once
 
 #include "cluster/migration_objects.hpp"
@@ -11,6 +13,10 @@ namespace kd::core {
 
 std::string to_json(const PodMigrationJob& job);
 std::string to_json(const Reservation& reservation);
+
+// Parts of either, as their status writers need them: a conditions array, an ObjectReference.
+std::string to_json(const std::vector<Condition>& conditions);
+std::string to_json(const ObjectReference& reference);
 
 // A JSON array of the objects, in the order given.
 template <class T>

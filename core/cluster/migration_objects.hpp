@@ -1,5 +1,8 @@
-// PodMigrationJob and Reservation (scheduling.koordinator.sh/v1alpha1) as the model keeps them:
-// owned, field names as in the CRDs. Few of them exist at a time, so clarity beats compactness.
+// PodMigrationJob and Reservation (scheduling.koordinator.sh/v1alpha1) as the model keeps them: the
+// object as the API server sent it (`wire`), and a typed view of what the host reads, derived from
+// it. Writes start from `wire`, so every field kdesched does not own — finalizers, owner
+// references, a field a newer Koordinator adds — goes back as it came (docs/compatibility.md).
+// Few of them exist at a time, so clarity beats compactness.
 #pragma once
 
 #include <kdesched/decode.hpp>
@@ -9,10 +12,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace kd::core {
+
+inline constexpr std::string_view kMigrationApiVersion = "scheduling.koordinator.sh/v1alpha1";
 
 // core/v1 ObjectReference (the fields the CRDs use).
 struct ObjectReference {
@@ -54,6 +60,9 @@ struct PodTemplate {
 };
 
 struct PodMigrationJob {
+    // The whole object, compact JSON (decode/migration_reader.hpp, wire_form); the fields below
+    // are read from it.
+    std::string wire;
     // metadata
     std::string uid, name, resource_version;
     int64_t creation_ms = 0;
@@ -88,6 +97,7 @@ struct ReservationOwner {
 };
 
 struct Reservation {
+    std::string wire;  // as PodMigrationJob::wire
     // metadata (cluster-scoped)
     std::string uid, name, resource_version;
     int64_t creation_ms = 0;
@@ -104,28 +114,6 @@ struct Reservation {
     std::vector<Condition> conditions;
     std::vector<ObjectReference> current_owners;
 };
-
-}  // namespace kd::core
-
-namespace kd::core {
-
-// The status subresource of each kind: what an update of the main resource keeps from the
-// stored object and what a status update takes from the new one.
-inline void copy_status(const PodMigrationJob& from, PodMigrationJob& to) {
-    to.phase = from.phase;
-    to.status = from.status;
-    to.reason = from.reason;
-    to.message = from.message;
-    to.node_name = from.node_name;
-    to.conditions = from.conditions;
-    to.status_pod_ref = from.status_pod_ref;
-}
-inline void copy_status(const Reservation& from, Reservation& to) {
-    to.phase = from.phase;
-    to.node_name = from.node_name;
-    to.conditions = from.conditions;
-    to.current_owners = from.current_owners;
-}
 
 // The API resource of each kind, as the API server names it in messages.
 inline const char* resource_of(const PodMigrationJob&) {

@@ -2,6 +2,7 @@
 
 #include "kube/resources.hpp"
 #include "text/json_writer.hpp"
+#include "text/merge_patch.hpp"
 
 #include <kdesched/decode.hpp>
 #include <kdesched/view.hpp>
@@ -29,6 +30,62 @@ std::string resource_version_of(const std::string& body) {
     if (m == d.MemberEnd() || !m->value.IsObject()) return "";
     auto rv = m->value.FindMember("resourceVersion");
     return rv != m->value.MemberEnd() && rv->value.IsString() ? rv->value.GetString() : "";
+}
+
+// obj[key], nullptr when obj is not an object or has no such member.
+const rapidjson::Value* member(const rapidjson::Value& obj, const char* key) {
+    if (!obj.IsObject()) return nullptr;
+    auto it = obj.FindMember(key);
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+// metadata.resourceVersion of an object ("" when it has none).
+std::string resource_version_in(const rapidjson::Value& object) {
+    const rapidjson::Value* meta = member(object, "metadata");
+    const rapidjson::Value* rv = meta ? member(*meta, "resourceVersion") : nullptr;
+    return rv && rv->IsString() ? std::string(rv->GetString(), rv->GetStringLength()) : std::string();
+}
+
+// Metadata the API server keeps itself: never part of a patch, whatever a plugin sends (a plugin
+// that leaves out the UID must not ask the server to remove it).
+bool server_owned(std::string_view metadata_field) {
+    for (std::string_view f : {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink",
+                               "deletionTimestamp", "deletionGracePeriodSeconds"})
+        if (metadata_field == f) return true;
+    return false;
+}
+
+std::string_view name_of(const rapidjson::Value& name) {
+    return {name.GetString(), name.GetStringLength()};
+}
+
+// The half of an object an update writes — everything but the status, or the status alone —
+// without the metadata the server owns.
+rapidjson::Value half_of(const rapidjson::Value& object, bool status, rapidjson::Document::AllocatorType& a) {
+    rapidjson::Value out(rapidjson::kObjectType);
+    for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+        if ((name_of(it->name) == "status") != status) continue;
+        rapidjson::Value value(it->value, a);
+        if (name_of(it->name) == "metadata" && value.IsObject())
+            for (auto m = value.MemberBegin(); m != value.MemberEnd();)
+                m = server_owned(name_of(m->name)) ? value.EraseMember(m) : m + 1;
+        out.AddMember(rapidjson::Value(it->name, a), value, a);
+    }
+    return out;
+}
+
+// patch.metadata.resourceVersion = rv: the precondition of a patch (the server answers 409 when
+// the object has another version).
+void set_resource_version(rapidjson::Value& patch, const std::string& rv, rapidjson::Document::AllocatorType& a) {
+    auto meta = patch.FindMember("metadata");
+    if (meta == patch.MemberEnd() || !meta->value.IsObject()) {
+        patch.RemoveMember("metadata");
+        patch.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), a);
+        meta = patch.FindMember("metadata");
+    }
+    meta->value.RemoveMember("resourceVersion");
+    meta->value.AddMember("resourceVersion",
+                          rapidjson::Value(rv.c_str(), static_cast<rapidjson::SizeType>(rv.size()), a), a);
 }
 
 // What a write names: the kind's resource and the object's name, from its JSON.
@@ -98,6 +155,10 @@ ApiBackend::ApiBackend(kube::ApiClient& client, kube::EventRecorder& events)
 void ApiBackend::set_gate(std::function<bool()> may_write, std::string why) {
     may_write_ = std::move(may_write);
     gate_reason_ = std::move(why);
+}
+
+void ApiBackend::set_stored_objects(StoredObject stored) {
+    stored_ = std::move(stored);
 }
 
 void ApiBackend::set_dry_run(bool dry_run, std::function<void(std::string_view)> counted) {
@@ -203,34 +264,57 @@ WriteResult ApiBackend::update(std::string_view json, Half half) {
     Target t = target_of(ours);
     const char* verb = half == Half::status ? "updating the status of " : "updating ";
     if (!t.problem.empty()) return WriteResult::failure(KD_WRITE_INVALID, std::string(verb) + t.problem);
-    if (auto held = held_back("update", verb + t.text())) return *held;
-    const std::string path = t.resource->object_path(t.ns, t.name) + (half == Half::status ? "/status" : "");
-    std::string body(json);
+    const std::string what = verb + t.text();
+    if (auto held = held_back("update", what)) return *held;
+    const std::string object_path = t.resource->object_path(t.ns, t.name);
+    const std::string key = t.kind + "/" + t.name, version = resource_version_in(ours);
+
+    // What the plugin started from: the model's object, when the update is made from its version
+    // (or from the version this backend's own last write to it answered).
+    rapidjson::Document base;
+    if (std::string stored = stored_ ? stored_(t.kind, t.name) : ""; !stored.empty())
+        base.Parse(stored.data(), stored.size());
+    auto written = written_versions_.find(key);
+    const bool known =
+        !version.empty() && !base.HasParseError() && base.IsObject() &&
+        (resource_version_in(base) == version || (written != written_versions_.end() && written->second == version));
+    WriteResult result = known ? patch(ours, base, half, object_path, what)
+                               : replace(ours, object_path + (half == Half::status ? "/status" : ""), what);
+    if (result.ok() && !result.resource_version.empty()) written_versions_[key] = result.resource_version;
+    return result;
+}
+
+WriteResult ApiBackend::patch(rapidjson::Document& ours, const rapidjson::Document& base, Half half,
+                              const std::string& object_path, const std::string& what) {
+    auto& a = ours.GetAllocator();
+    const bool status = half == Half::status;
+    const std::string path = object_path + (status ? "/status" : "");
+    rapidjson::Value changes = json::merge_patch_diff(half_of(base, status, a), half_of(ours, status, a), a);
+    set_resource_version(changes, resource_version_in(ours), a);
     for (int attempt = 0;; ++attempt) {
-        kube::ApiResult r = client_.call({"PUT", path, {}, body, "application/json"});
-        WriteResult result = write_result(r, verb + t.text());
+        kube::ApiResult r = client_.call({"PATCH", path, {}, json::text_of(changes), "application/merge-patch+json"});
+        WriteResult result = write_result(r, what);
         if (result.code != KD_WRITE_CONFLICT || attempt >= kConflictRetries) return result;
-        // Someone else wrote it. The change still applies when the other half — what this write
-        // was decided on — is as we saw it; then only the resourceVersion is stale.
-        kube::ApiResult now = client_.call({"GET", t.resource->object_path(t.ns, t.name), {}, "", ""});
+        // Someone else wrote the object. The change still applies when the other half — what it
+        // was decided on — is as the plugin saw it; then only the precondition is stale, and the
+        // patch leaves whatever the other writer changed elsewhere as it is.
+        const char* other = status ? "spec" : "status";
+        kube::ApiResult now = client_.call({"GET", object_path, {}, "", ""});
         if (!now.ok() || kd::json_too_deep(now.body)) return result;
         rapidjson::Document current;
         current.Parse(now.body.data(), now.body.size());
-        const char* other = half == Half::status ? "spec" : "status";
-        auto mine = ours.FindMember(other), theirs = current.FindMember(other);
-        bool same = (mine == ours.MemberEnd() || theirs == current.MemberEnd())
-                        ? (mine == ours.MemberEnd()) == (theirs == current.MemberEnd())
-                        : mine->value == theirs->value;
-        std::string rv = resource_version_of(now.body);
+        if (current.HasParseError() || !current.IsObject()) return result;
+        const rapidjson::Value *mine = member(ours, other), *theirs = member(current, other);
+        bool same = mine && theirs ? *mine == *theirs : mine == theirs;
+        std::string rv = resource_version_in(current);
         if (!same || rv.empty()) return result;
-        auto& meta = ours["metadata"];
-        if (auto it = meta.FindMember("resourceVersion"); it != meta.MemberEnd())
-            it->value.SetString(rv.c_str(), static_cast<rapidjson::SizeType>(rv.size()), ours.GetAllocator());
-        else
-            meta.AddMember("resourceVersion", rapidjson::Value(rv.c_str(), ours.GetAllocator()), ours.GetAllocator());
-        body = json::text_of(ours);
-        spdlog::debug("{}{}: conflict, writing again on resourceVersion {}", verb, t.text(), rv);
+        set_resource_version(changes, rv, a);
+        spdlog::debug("{}: conflict, patching again on resourceVersion {}", what, rv);
     }
+}
+
+WriteResult ApiBackend::replace(rapidjson::Document& ours, const std::string& path, const std::string& what) {
+    return write_result(client_.call({"PUT", path, {}, json::text_of(ours), "application/json"}), what);
 }
 
 WriteResult ApiBackend::delete_object(std::string_view kind, std::string_view ns, std::string_view name,
@@ -240,6 +324,7 @@ WriteResult ApiBackend::delete_object(std::string_view kind, std::string_view ns
     if (!resource || (kind != "PodMigrationJob" && kind != "Reservation"))
         return WriteResult::failure(KD_WRITE_INVALID, what + ": only PodMigrationJob and Reservation can be deleted");
     if (auto held = held_back("delete", what)) return *held;
+    written_versions_.erase(std::string(kind) + "/" + std::string(name));
     return write_result(client_.call({"DELETE", resource->object_path(ns, name), {}, "", ""}), what);
 }
 

@@ -4,16 +4,23 @@
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
-#include <sys/socket.h>
+#include <algorithm>
+#include <list>
 
 namespace kd::core::daemon {
 
 namespace asio = boost::asio;
-namespace http = boost::beast::http;
+namespace beast = boost::beast;
+namespace http = beast::http;
 using tcp = asio::ip::tcp;
+using error_code = boost::system::error_code;
+using Answer = http::response<http::string_body>;
 
 namespace {
 
@@ -29,6 +36,18 @@ tcp::endpoint endpoint_of(const std::string& address) {
     return {asio::ip::make_address(host), static_cast<unsigned short>(std::stoi(address.substr(colon + 1)))};
 }
 
+// Every answer closes its connection (one request per connection: no idle keep-alive to bound).
+Answer text_answer(http::status status, unsigned version, std::string body) {
+    Answer res{status, version};
+    res.keep_alive(false);
+    res.set(http::field::content_type, "text/plain; charset=utf-8");
+    res.body() = std::move(body);
+    return res;
+}
+
+// A failed accept (out of file descriptors, mostly) is tried again after this, not in a busy loop.
+constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
+
 }  // namespace
 
 void HealthState::beat() {
@@ -40,30 +59,47 @@ void HealthState::set_ready(std::string missing) {
     not_ready = std::move(missing);
 }
 
+// Threads: one I/O thread runs every socket and timer of the server and answers /healthz and
+// /readyz itself (an atomic load, a short lock): it never waits, so a probe never queues behind
+// anything. /metrics and /debug/model may block (model_digest waits for the control loop up to its
+// timeout), so each is handed to a worker thread of its own: a slow digest delays neither the probes
+// nor a scrape, and requests for the same endpoint are answered in turn, as before. A pool of I/O
+// threads running the handlers inline would not do: enough concurrent /debug/model requests would
+// occupy every thread, and the probes with them. The number of requests waiting for a worker is
+// bounded by kMaxConnections, and each by its deadline (one whose client is gone costs no work).
 struct HealthServer::Impl {
-    HealthState& state;
-    std::function<std::string()> metrics_text;
-    std::function<std::optional<std::string>()> model_digest;
-    asio::io_context io;
     struct Listener {
+        Listener(asio::io_context& io, bool h, bool m) : acceptor(io), retry(io), health(h), metrics(m) {}
         tcp::acceptor acceptor;
+        asio::steady_timer retry;
         bool health, metrics;
+        int port = 0;  // read once bound: ports() must not touch the acceptor the I/O thread uses
     };
-    std::vector<std::unique_ptr<Listener>> listeners;
-    std::vector<std::thread> threads;
-    std::atomic<bool> stop{false};
+    struct Session;
 
-    Impl(HealthState& s, std::function<std::string()> m, std::function<std::optional<std::string>()> d)
-        : state(s), metrics_text(std::move(m)), model_digest(std::move(d)) {}
+    HealthState& state;
+    const std::function<std::string()> metrics_text;
+    const std::function<std::optional<std::string>()> model_digest;
+    const HealthServerLimits limits;
+    asio::io_context io;
+    std::vector<std::unique_ptr<Listener>> listeners;
+    std::list<std::shared_ptr<Session>> sessions;  // open connections, oldest first (I/O thread only)
+    asio::thread_pool metrics_worker{1}, model_worker{1};
+    std::thread io_thread;
+
+    Impl(HealthState& s, std::function<std::string()> m, std::function<std::optional<std::string>()> d,
+         HealthServerLimits l)
+        : state(s), metrics_text(std::move(m)), model_digest(std::move(d)), limits(l) {}
 
     void listen(const std::string& address, bool health, bool metrics) {
         try {
-            auto l = std::make_unique<Listener>(Listener{tcp::acceptor(io), health, metrics});
+            auto l = std::make_unique<Listener>(io, health, metrics);
             tcp::endpoint ep = endpoint_of(address);
             l->acceptor.open(ep.protocol());
             l->acceptor.set_option(asio::socket_base::reuse_address(true));
             l->acceptor.bind(ep);
             l->acceptor.listen();
+            l->port = l->acceptor.local_endpoint().port();
             listeners.push_back(std::move(l));
         } catch (const std::exception& e) {
             throw Error(address,
@@ -73,100 +109,220 @@ struct HealthServer::Impl {
         }
     }
 
-    http::response<http::string_body> answer(const http::request<http::string_body>& req, const Listener& l) {
-        http::response<http::string_body> res;
-        res.version(req.version());
-        res.keep_alive(false);
-        res.set(http::field::content_type, "text/plain; charset=utf-8");
-        std::string target(req.target());
-        target = target.substr(0, target.find('?'));
-        if (l.health && (target == "/healthz" || target == "/livez")) {
-            int64_t age = steady_ms() - state.heartbeat_ms.load();
-            if (age <= state.stuck_after.count()) {
-                res.result(http::status::ok);
-                res.body() = "ok";
-            } else {
-                res.result(http::status::internal_server_error);
-                res.body() = "the control loop has not moved for " + std::to_string(age / 1000) + " s";
+    void accept(Listener& l);
+    void open(Listener& l, tcp::socket socket);
+
+    // Until stopped. A handler that throws fails its own connection (closed at its deadline at the
+    // latest), not the server.
+    void run_io() {
+        for (;;) {
+            try {
+                io.run();
+                return;
+            } catch (const std::exception& e) {
+                spdlog::error("health server: {}", e.what());
             }
-        } else if (l.health && target == "/readyz") {
-            std::lock_guard lock(state.mutex);
-            if (state.not_ready.empty()) {
-                res.result(http::status::ok);
-                res.body() = "ok";
-            } else {
-                res.result(http::status::service_unavailable);
-                res.body() = "not ready: " + state.not_ready;
-            }
-        } else if (l.metrics && target == "/metrics") {
-            res.result(http::status::ok);
-            res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
-            res.body() = metrics_text();
-        } else if (l.metrics && target == "/debug/model" && model_digest) {
-            if (auto digest = model_digest()) {
-                res.result(http::status::ok);
-                res.set(http::field::content_type, "application/json");
-                res.body() = std::move(*digest);
-            } else {
-                res.result(http::status::service_unavailable);
-                res.body() = "the control loop is inside a hook and did not answer in time; try again";
-            }
-        } else {
-            res.result(http::status::not_found);
-            res.body() = "not found; try /healthz, /readyz, /metrics or /debug/model";
         }
-        res.prepare_payload();
+    }
+
+    Answer healthz(unsigned version) const {
+        int64_t age = steady_ms() - state.heartbeat_ms.load();
+        if (age <= state.stuck_after.count()) return text_answer(http::status::ok, version, "ok");
+        return text_answer(http::status::internal_server_error, version,
+                           "the control loop has not moved for " + std::to_string(age / 1000) + " s");
+    }
+
+    Answer readyz(unsigned version) {
+        std::lock_guard lock(state.mutex);
+        if (state.not_ready.empty()) return text_answer(http::status::ok, version, "ok");
+        return text_answer(http::status::service_unavailable, version, "not ready: " + state.not_ready);
+    }
+
+    Answer metrics(unsigned version) const {
+        Answer res = text_answer(http::status::ok, version, metrics_text());
+        res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
         return res;
     }
 
-    // One connection at a time per listener: probes and scrapes are rare and small.
-    void serve(Listener& l) {
-        while (!stop) {
-            tcp::socket socket(io);
-            boost::system::error_code ec;
-            l.acceptor.accept(socket, ec);
-            if (stop) return;
-            if (ec) continue;
-            timeval tv{5, 0};  // a client that sends nothing does not hold the listener
-            setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-            setsockopt(socket.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-            boost::beast::flat_buffer buffer;
-            http::request<http::string_body> req;
-            http::read(socket, buffer, req, ec);
-            if (ec) continue;
-            http::write(socket, answer(req, l), ec);
-            socket.shutdown(tcp::socket::shutdown_both, ec);
-        }
+    Answer model(unsigned version) const {
+        auto digest = model_digest();
+        if (!digest)
+            return text_answer(http::status::service_unavailable, version,
+                               "the control loop is inside a hook and did not answer in time; try again");
+        Answer res = text_answer(http::status::ok, version, std::move(*digest));
+        res.set(http::field::content_type, "application/json");
+        return res;
     }
 };
 
+// One connection, one request: read it, answer it, close. The deadline runs from the accept to the
+// last byte written, whatever the connection is doing when it passes.
+struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
+    Impl& server;
+    const Listener& listener;
+    tcp::socket socket;
+    asio::steady_timer deadline;
+    beast::flat_buffer buffer{kMaxRequestHeaderBytes + kMaxRequestBodyBytes};
+    http::request_parser<http::string_body> parser;
+    Answer answer;  // kept here while it is written
+    std::list<std::shared_ptr<Session>>::iterator place;
+    std::atomic<bool> closed{false};  // also read by the workers: no work for a client gone
+
+    Session(Impl& s, const Listener& l, tcp::socket sock)
+        : server(s), listener(l), socket(std::move(sock)), deadline(s.io) {
+        parser.header_limit(kMaxRequestHeaderBytes);
+        parser.body_limit(kMaxRequestBodyBytes);
+    }
+
+    void start() {
+        deadline.expires_after(server.limits.max_request_duration);
+        deadline.async_wait([self = shared_from_this()](error_code ec) {
+            if (!ec) self->close();
+        });
+        http::async_read(socket, buffer, parser,
+                         [self = shared_from_this()](error_code ec, size_t) { self->on_request(ec); });
+    }
+
+    void on_request(error_code ec) {
+        if (closed) return;
+        // The request is not read further: the client learns why, then the connection closes.
+        if (ec == http::error::header_limit || ec == http::error::buffer_overflow)
+            return reply(text_answer(http::status::request_header_fields_too_large, 11,
+                                     "request header larger than " + std::to_string(kMaxRequestHeaderBytes) +
+                                         " bytes (kMaxRequestHeaderBytes)"));
+        if (ec == http::error::body_limit)
+            return reply(text_answer(
+                http::status::payload_too_large, 11,
+                "request body larger than " + std::to_string(kMaxRequestBodyBytes) + " bytes (kMaxRequestBodyBytes)"));
+        if (ec) return close();  // gone before a whole request, or not HTTP
+        const auto& req = parser.get();
+        const unsigned version = req.version();
+        std::string target(req.target());
+        target = target.substr(0, target.find('?'));
+        if (listener.health && (target == "/healthz" || target == "/livez")) {
+            reply(server.healthz(version));
+        } else if (listener.health && target == "/readyz") {
+            reply(server.readyz(version));
+        } else if (listener.metrics && target == "/metrics") {
+            hand_off(server.metrics_worker, [&server = server, version] { return server.metrics(version); });
+        } else if (listener.metrics && target == "/debug/model" && server.model_digest) {
+            hand_off(server.model_worker, [&server = server, version] { return server.model(version); });
+        } else {
+            reply(text_answer(http::status::not_found, version,
+                              "not found; try /healthz, /readyz, /metrics or /debug/model"));
+        }
+    }
+
+    // The answer is made on `worker`; it comes back to the I/O thread to be written.
+    template <class Make>
+    void hand_off(asio::thread_pool& worker, Make make) {
+        asio::post(worker, [self = shared_from_this(), make = std::move(make)]() mutable {
+            std::optional<Answer> res;
+            if (!self->closed) {
+                try {
+                    res = make();
+                } catch (const std::exception& e) {
+                    spdlog::warn("health server: {}", e.what());
+                    res = text_answer(http::status::internal_server_error, 11, e.what());
+                } catch (...) {
+                    res = text_answer(http::status::internal_server_error, 11, "internal error");
+                }
+            }
+            Impl& server = self->server;
+            // Back on the I/O thread even when there is nothing to write, so that the session is
+            // released there (or after it has stopped), never on a worker.
+            asio::post(server.io, [self = std::move(self), res = std::move(res)]() mutable {
+                if (res && !self->closed) self->reply(std::move(*res));
+            });
+        });
+    }
+
+    void reply(Answer res) {
+        answer = std::move(res);
+        answer.prepare_payload();
+        http::async_write(socket, answer, [self = shared_from_this()](error_code, size_t) { self->close(); });
+    }
+
+    // Idempotent. Pending operations end with operation_aborted and release the session.
+    void close() {
+        if (closed) return;
+        closed = true;
+        error_code ec;
+        deadline.cancel();
+        socket.shutdown(tcp::socket::shutdown_both, ec);
+        socket.close(ec);
+        server.sessions.erase(place);
+    }
+};
+
+void HealthServer::Impl::accept(Listener& l) {
+    l.acceptor.async_accept([this, &l](error_code ec, tcp::socket socket) {
+        if (ec == asio::error::operation_aborted) return;  // the server stops
+        if (ec) {
+            spdlog::debug("health server: accept failed: {}", ec.message());
+            l.retry.expires_after(kAcceptRetryDelay);
+            l.retry.async_wait([this, &l](error_code e) {
+                if (!e) accept(l);
+            });
+            return;
+        }
+        open(l, std::move(socket));
+        accept(l);
+    });
+}
+
+void HealthServer::Impl::open(Listener& l, tcp::socket socket) {
+    // At the bound, the connection open longest goes: it has had the most time, and a client that
+    // holds many connections open cannot keep a probe out.
+    if (sessions.size() >= std::max<size_t>(limits.max_connections, 1)) {
+        spdlog::debug("health server: {} connections open (kMaxConnections): closing the oldest", sessions.size());
+        sessions.front()->close();
+    }
+    auto session = std::make_shared<Session>(*this, l, std::move(socket));
+    sessions.push_back(session);
+    session->place = std::prev(sessions.end());
+    session->start();
+}
+
 HealthServer::HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
                            std::function<std::string()> metrics_text,
-                           std::function<std::optional<std::string>()> model_digest)
-    : impl_(std::make_unique<Impl>(state, std::move(metrics_text), std::move(model_digest))) {
+                           std::function<std::optional<std::string>()> model_digest, HealthServerLimits limits)
+    : impl_(std::make_unique<Impl>(state, std::move(metrics_text), std::move(model_digest), limits)) {
     if (healthz_address == metrics_address) {
         impl_->listen(healthz_address, true, true);
     } else {
         impl_->listen(healthz_address, true, false);
         impl_->listen(metrics_address, false, true);
     }
-    for (auto& l : impl_->listeners) impl_->threads.emplace_back([this, p = l.get()] { impl_->serve(*p); });
+    for (auto& l : impl_->listeners) impl_->accept(*l);
+    impl_->io_thread = std::thread([this] { impl_->run_io(); });
 }
 
 HealthServer::~HealthServer() {
-    impl_->stop = true;
-    for (auto& l : impl_->listeners) {
-        boost::system::error_code ec;
-        // Wake the blocking accept: shutdown() on a listening socket makes accept() return.
-        ::shutdown(l->acceptor.native_handle(), SHUT_RDWR);
+    Impl& s = *impl_;
+    s.io.stop();
+    s.io_thread.join();
+    // A handler already running ends within its own wait (model_digest's timeout); those waiting
+    // for their turn are dropped.
+    s.metrics_worker.stop();
+    s.model_worker.stop();
+    s.metrics_worker.join();
+    s.model_worker.join();
+    // The I/O thread is gone: close everything here, then let the aborted operations finish so that
+    // each session is released before the io_context goes.
+    while (!s.sessions.empty()) s.sessions.front()->close();
+    for (auto& l : s.listeners) {
+        error_code ec;
+        l->retry.cancel();
         l->acceptor.close(ec);
     }
-    for (auto& t : impl_->threads) t.join();
+    s.io.restart();
+    s.io.poll();
 }
 
 std::vector<int> HealthServer::ports() const {
     std::vector<int> out;
-    for (const auto& l : impl_->listeners) out.push_back(l->acceptor.local_endpoint().port());
+    for (const auto& l : impl_->listeners) out.push_back(l->port);
     return out;
 }
 

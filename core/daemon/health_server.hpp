@@ -1,4 +1,4 @@
-// /healthz, /readyz and /metrics over HTTP (Boost.Beast), on a thread of its own so that a probe
+// /healthz, /readyz and /metrics over HTTP (Boost.Beast), on threads of their own so that a probe
 // is answered while a hook runs — and fails when the control loop has stopped moving.
 //  - /healthz: 200 while the control loop's heartbeat is recent; 500 naming how long it has been
 //    stuck otherwise.
@@ -8,10 +8,17 @@
 //    when the control loop does not answer in time.
 // healthzBindAddress and metricsBindAddress may be the same address (the default): one listener
 // then serves all three.
+//
+// Anything that can reach the port can connect, so no client may hold the others up: connections
+// are served concurrently, each within a deadline, their number and their requests' size bounded
+// (the limits below, listed in docs/operations.md). A probe is answered by the I/O thread, which
+// never waits; /metrics and /debug/model, whose handlers may block (model_digest waits for the
+// control loop), each run on a worker thread of their own.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -21,6 +28,23 @@
 #include <vector>
 
 namespace kd::core::daemon {
+
+// Connections open at once; at the bound, the oldest one is closed to make room for the new one, so
+// that clients holding connections cannot lock a probe out.
+constexpr size_t kMaxConnections = 128;
+// From the connection's accept to the last byte of its answer (one request per connection): a client
+// that sends slowly, never finishes its request or never reads its answer is cut off after this.
+constexpr std::chrono::milliseconds kMaxRequestDuration{std::chrono::seconds(10)};
+// Request line and header fields: more is answered 431. No endpoint reads a body: a longer one
+// (by its Content-Length or as it arrives) is answered 413.
+constexpr size_t kMaxRequestHeaderBytes = 8u << 10;
+constexpr size_t kMaxRequestBodyBytes = 4u << 10;
+
+// The limits a server enforces (the defaults above; tests use shorter deadlines and fewer connections).
+struct HealthServerLimits {
+    size_t max_connections = kMaxConnections;
+    std::chrono::milliseconds max_request_duration = kMaxRequestDuration;
+};
 
 struct HealthState {
     std::atomic<int64_t> heartbeat_ms{0};  // steady clock, ms: the control loop's last sign of life
@@ -36,7 +60,7 @@ public:
     // Throws kd::core::Error when an address cannot be bound (in use, not local).
     HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
                  std::function<std::string()> metrics_text,
-                 std::function<std::optional<std::string>()> model_digest = {});
+                 std::function<std::optional<std::string>()> model_digest = {}, HealthServerLimits limits = {});
     ~HealthServer();
     HealthServer(const HealthServer&) = delete;
     HealthServer& operator=(const HealthServer&) = delete;

@@ -35,13 +35,15 @@ const std::vector<ApiVerb> kVerbs = [] {
     v.push_back({"create", "", "pods/eviction", cluster});
     v.push_back({"delete", "", "pods", cluster});
     v.push_back({"patch", "", "pods", cluster});
-    // MigrationController's objects, their status subresource.
+    // MigrationController's objects and their status subresource: updates are merge patches of
+    // what changed (update: the whole object, for one the model has not seen yet).
     for (std::string_view res : {"podmigrationjobs", "reservations"}) {
-        for (std::string_view verb : {"create", "update", "delete"})
+        for (std::string_view verb : {"create", "update", "patch", "delete"})
             v.push_back({verb, "scheduling.koordinator.sh", res, cluster});
     }
-    v.push_back({"update", "scheduling.koordinator.sh", "podmigrationjobs/status", cluster});
-    v.push_back({"update", "scheduling.koordinator.sh", "reservations/status", cluster});
+    for (std::string_view res : {"podmigrationjobs/status", "reservations/status"})
+        for (std::string_view verb : {"update", "patch"})
+            v.push_back({verb, "scheduling.koordinator.sh", res, cluster});
     // Events: events.k8s.io/v1, core/v1 where the server has only that.
     for (std::string_view group : {"events.k8s.io", ""})
         for (std::string_view verb : {"create", "patch"}) v.push_back({verb, group, "events", cluster});

@@ -1,10 +1,15 @@
 #include "simulator/cluster_actors.hpp"
 
+#include "cluster/decode/migration_patch.hpp"
+#include "cluster/migration_json.hpp"
+#include "cluster/rfc3339.hpp"
 #include "simulator/pod_copy.hpp"
 #include "simulator/template_pod.hpp"
 
 #include <kdesched/node_fit.hpp>
 #include <kdesched/view.hpp>
+
+#include "text/json_writer.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -41,6 +46,26 @@ NodeMetricDraft to_draft(std::string_view node, const kd_node_metric& m) {
         d.pods.push_back(std::move(u));
     }
     return d;
+}
+
+// `o` with the UID and creation time the API server gives a created object (or keeps from the one
+// stored under its name).
+template <class T>
+T given_identity(const T& o, const T* existing, uint64_t& counter, int64_t now_ms) {
+    const char* prefix = std::is_same_v<T, PodMigrationJob> ? "sim-pmj-" : "sim-reservation-";
+    std::string uid = !o.uid.empty() ? o.uid : existing ? existing->uid : prefix + std::to_string(++counter);
+    int64_t created = o.creation_ms                       ? o.creation_ms
+                      : existing && existing->creation_ms ? existing->creation_ms
+                                                          : now_ms;
+    json::TextWriter patch;
+    patch.StartObject();
+    json::key(patch, "metadata");
+    patch.StartObject();
+    json::field(patch, "uid", uid);
+    json::field(patch, "creationTimestamp", format_rfc3339(created));
+    patch.EndObject();
+    patch.EndObject();
+    return decode::patched(o, patch.text());
 }
 
 }  // namespace
@@ -181,6 +206,46 @@ ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::s
     return best;
 }
 
+namespace {
+
+template <class T, class Remove, class Add>
+void admit(const std::map<std::string, T, std::less<>>& objects, ObjectKind kind, std::string_view kind_name,
+           uint64_t& revision, int64_t now_ms, Remove remove, Add add) {
+    std::vector<const T*> lacking;
+    for (const auto& [key, o] : objects)
+        if (o.resource_version.empty() || o.creation_ms == 0 || o.uid == ClusterModel::key_of(kind, "", "", o.name))
+            lacking.push_back(&o);
+    for (const T* o : lacking) {
+        json::TextWriter patch;
+        patch.StartObject();
+        json::key(patch, "metadata");
+        patch.StartObject();
+        if (o->uid == ClusterModel::key_of(kind, "", "", o->name))
+            json::field(patch, "uid", "sim-loaded-" + std::string(kind_name) + "-" + o->name);
+        if (o->creation_ms == 0) json::field(patch, "creationTimestamp", format_rfc3339(now_ms));
+        if (o->resource_version.empty()) json::field(patch, "resourceVersion", std::to_string(++revision));
+        patch.EndObject();
+        patch.EndObject();
+        T admitted = decode::patched(*o, patch.text());
+        remove(o->uid);  // `o` is gone from here on
+        add(std::move(admitted));
+    }
+}
+
+}  // namespace
+
+void admit_loaded_objects(ClusterModel& model, int64_t now_ms) {
+    uint64_t revision = highest_resource_version(model);
+    admit(
+        model.migration_jobs(), ObjectKind::migration_job, "pmj", revision, now_ms,
+        [&](const std::string& uid) { model.delete_migration_job(uid); },
+        [&](PodMigrationJob j) { model.on_migration_job(std::move(j)); });
+    admit(
+        model.reservations(), ObjectKind::reservation, "reservation", revision, now_ms,
+        [&](const std::string& uid) { model.delete_reservation(uid); },
+        [&](Reservation r) { model.on_reservation(std::move(r)); });
+}
+
 const Reservation* ClusterActors::reservation_for(const kd_pod& raw) const {
     kd::Pod pod(&raw);
     auto controller = pod.controller();
@@ -209,20 +274,31 @@ void ClusterActors::schedule_reservations(int64_t now_ms) {
                             where.message,
                             now_ms,
                             now_ms};
-        auto it = std::find_if(r.conditions.begin(), r.conditions.end(),
+        std::vector<Condition> conditions = r.conditions;
+        auto it = std::find_if(conditions.begin(), conditions.end(),
                                [](const Condition& c) { return c.type == "Scheduled"; });
-        if (it == r.conditions.end())
-            r.conditions.push_back(scheduled);
+        if (it == conditions.end())
+            conditions.push_back(scheduled);
         else if (it->status == scheduled.status)
             it->message = scheduled.message, it->last_probe_ms = now_ms;
         else
             *it = scheduled;
+        // The scheduler writes the status only: the rest of the object stays as it is.
+        json::TextWriter patch;
+        patch.StartObject();
+        json::key(patch, "status");
+        patch.StartObject();
         if (!where.node.empty()) {
-            r.phase = "Available";
-            r.node_name = where.node;
-            r.conditions.push_back({"Ready", "True", "Available", "", now_ms, now_ms});
+            json::field(patch, "phase", "Available");
+            json::field(patch, "nodeName", where.node);
+            conditions.push_back({"Ready", "True", "Available", "", now_ms, now_ms});
         }
-        model_.on_reservation(std::move(r));
+        json::key(patch, "conditions");
+        std::string list = to_json(conditions);
+        patch.RawValue(list.c_str(), list.size(), rapidjson::kArrayType);
+        patch.EndObject();
+        patch.EndObject();
+        model_.on_reservation(decode::patched(r, patch.text()));
         if (!where.node.empty()) reservations_changed();
     }
 }
@@ -248,11 +324,24 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
             std::string target;
             if (const Reservation* reserved = reservation_for(*pending)) {
                 // The scheduler binds the pod to the Reservation made for it (koord-scheduler).
-                Reservation bound = *reserved;
-                target = bound.node_name;
-                bound.current_owners.push_back({"v1", "Pod", copy.ns(), name, uid, "", ""});
-                if (bound.allocate_once) bound.phase = "Succeeded";
-                model_.on_reservation(std::move(bound));
+                target = reserved->node_name;
+                std::vector<ObjectReference> owners = reserved->current_owners;
+                owners.push_back({"v1", "Pod", copy.ns(), name, uid, "", ""});
+                json::TextWriter patch;
+                patch.StartObject();
+                json::key(patch, "status");
+                patch.StartObject();
+                json::key(patch, "currentOwners");
+                patch.StartArray();
+                for (const auto& o : owners) {
+                    std::string ref = to_json(o);
+                    patch.RawValue(ref.c_str(), ref.size(), rapidjson::kObjectType);
+                }
+                patch.EndArray();
+                if (reserved->allocate_once) json::field(patch, "phase", "Succeeded");
+                patch.EndObject();
+                patch.EndObject();
+                model_.on_reservation(decode::patched(*reserved, patch.text()));
                 reservations_changed();
             } else {
                 std::string only = copy.controller_kind() == "DaemonSet" ? copy.node() : "";
@@ -284,13 +373,7 @@ std::vector<PodMove> ClusterActors::apply(const CycleWrites& writes, int64_t now
             [&](auto o) {
                 using T = std::decay_t<decltype(o)>;
                 // The API server fills what a created object lacks; an update keeps the stored ones.
-                const char* prefix = std::is_same_v<T, PodMigrationJob> ? "sim-pmj-" : "sim-reservation-";
-                if (o.uid.empty()) {
-                    const T* existing = stored(model_, o);
-                    o.uid = existing ? existing->uid : prefix + std::to_string(++counter_);
-                    if (existing && o.creation_ms == 0) o.creation_ms = existing->creation_ms;
-                }
-                if (o.creation_ms == 0) o.creation_ms = now_ms;
+                if (o.uid.empty() || o.creation_ms == 0) o = given_identity(o, stored(model_, o), counter_, now_ms);
                 if constexpr (std::is_same_v<T, PodMigrationJob>)
                     model_.on_migration_job(std::move(o));
                 else

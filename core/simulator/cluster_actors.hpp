@@ -13,6 +13,12 @@
 
 namespace kd::core {
 
+// The API server's part at the start of a simulation: it gives every object it stores a UID, a
+// creation time and a resourceVersion, so a PodMigrationJob or Reservation loaded without them (a
+// hand-written manifest) gets them here — UID "sim-loaded-<kind>-<name>", the time `now_ms`,
+// versions after the highest loaded one — and can then be updated like any other.
+void admit_loaded_objects(ClusterModel& model, int64_t now_ms);
+
 class ClusterActors {
 public:
     explicit ClusterActors(ClusterModel& model) : model_(model) {}

@@ -1,6 +1,8 @@
 #include "simulator/simulated_backend.hpp"
 
 #include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/field_problem.hpp"
+#include "cluster/decode/migration_patch.hpp"
 #include "error.hpp"
 
 #include <kdesched/view.hpp>
@@ -42,14 +44,34 @@ const std::string& name_of(const MigrationObject& o) {
     return std::visit([](const auto& x) -> const std::string& { return x.name; }, o);
 }
 
+// obj[key], or nullptr when obj is not an object or has no such member.
+const rapidjson::Value* member(const rapidjson::Value& obj, const char* key) {
+    if (!obj.IsObject()) return nullptr;
+    auto it = obj.FindMember(key);
+    return it == obj.MemberEnd() ? nullptr : &it->value;
+}
+
+// obj[key] = a copy of *value, or no obj[key] when value is nullptr.
+void put_member(rapidjson::Value& obj, const char* key, const rapidjson::Value* value,
+                rapidjson::Document::AllocatorType& a) {
+    rapidjson::Value copy;
+    if (value) copy.CopyFrom(*value, a);
+    obj.RemoveMember(key);
+    if (value) obj.AddMember(rapidjson::Value(key, a), copy, a);
+}
+
 }  // namespace
 
-SimulatedBackend::SimulatedBackend(const ClusterModel& model) : model_(model) {
+uint64_t highest_resource_version(const ClusterModel& model) {
+    uint64_t highest = 0;
     for (const auto& [uid, j] : model.migration_jobs())
-        revision_ = std::max(revision_, numeric_version(j.resource_version));
-    for (const auto& [uid, r] : model.reservations())
-        revision_ = std::max(revision_, numeric_version(r.resource_version));
+        highest = std::max(highest, numeric_version(j.resource_version));
+    for (const auto& [uid, r] : model.reservations()) highest = std::max(highest, numeric_version(r.resource_version));
+    return highest;
 }
+
+SimulatedBackend::SimulatedBackend(const ClusterModel& model)
+    : model_(model), revision_(highest_resource_version(model)) {}
 
 const MigrationObject* SimulatedBackend::latest(const std::string& kind, const std::string& name) {
     if (auto it = written_.find({kind, name}); it != written_.end()) return it->second ? &*it->second : nullptr;
@@ -77,43 +99,69 @@ WriteResult SimulatedBackend::write_object(std::string_view json, std::string_vi
                                     "expected exactly one object, got " + std::to_string(sink.objects.size()));
     MigrationObject obj = std::move(sink.objects.front());
     const std::string kind = kind_of(obj), name = name_of(obj);
+    if (name.empty())
+        return WriteResult::failure(KD_WRITE_INVALID, std::string(kind) + ": metadata.name: Required value");
     const MigrationObject* now = latest(kind, name);
     return std::visit(
-        [&](auto& o) {
-            using T = std::decay_t<decltype(o)>;
-            const std::string what = std::string(resource_of(o)) + " \"" + name + "\"";
+        [&](const auto& written) {
+            using T = std::decay_t<decltype(written)>;
+            const std::string what = std::string(resource_of(written)) + " \"" + name + "\"";
+            // The object to store, built from the JSON as the API server builds it: what the
+            // write may change comes from the request, the rest from the stored object.
+            rapidjson::Document request;
+            request.Parse(written.wire.data(), written.wire.size());
+            auto& a = request.GetAllocator();
+            rapidjson::Document stored(&a);
+            rapidjson::Value* result = &request;
             if (how == Write::create) {
                 if (now) return WriteResult::failure(KD_WRITE_EXISTS, what + " already exists");
-                copy_status(T{}, o);  // status is a subresource: not written on create
-                o.uid.clear();        // the API server gives the UID and creation time (when applied)
-                o.creation_ms = 0;
+                if (!written.resource_version.empty())
+                    return WriteResult::failure(KD_WRITE_INVALID,
+                                                what +
+                                                    " is invalid: metadata.resourceVersion: resourceVersion should "
+                                                    "not be set on objects to be created");
+                request.RemoveMember("status");  // a subresource: not written on create
+                rapidjson::Value& meta = request["metadata"];
+                meta.RemoveMember("uid");  // given with the creation time when the object is applied
+                meta.RemoveMember("creationTimestamp");
             } else {
                 if (!now) return WriteResult::failure(KD_WRITE_NOT_FOUND, what + " not found");
                 const T& cur = std::get<T>(*now);
-                if (o.resource_version.empty())
+                if (written.resource_version.empty())
                     return WriteResult::failure(KD_WRITE_INVALID, what +
                                                                       " is invalid: metadata.resourceVersion: "
                                                                       "Invalid value: 0: must be specified for an "
                                                                       "update");
-                if (o.resource_version != cur.resource_version)
+                if (written.resource_version != cur.resource_version)
                     return WriteResult::failure(KD_WRITE_CONFLICT,
                                                 "Operation cannot be fulfilled on " + what +
                                                     ": the object has been modified; please apply your changes to the "
                                                     "latest version and try again");
+                stored.Parse(cur.wire.data(), cur.wire.size());
                 if (how == Write::status) {
-                    T merged = cur;
-                    copy_status(o, merged);
-                    o = std::move(merged);
+                    // Only the status comes from the request.
+                    put_member(stored, "status", member(request, "status"), a);
+                    result = &stored;
                 } else {
-                    copy_status(cur, o);
-                    o.uid = cur.uid;
-                    o.creation_ms = cur.creation_ms;
+                    // Everything but the status, and but what the server owns.
+                    put_member(request, "status", member(stored, "status"), a);
+                    rapidjson::Value& meta = request["metadata"];
+                    put_member(meta, "uid", member(stored["metadata"], "uid"), a);
+                    put_member(meta, "creationTimestamp", member(stored["metadata"], "creationTimestamp"), a);
                 }
             }
-            o.resource_version = std::to_string(++revision_);
-            std::string rv = o.resource_version;
-            written_[{kind, name}] = MigrationObject(o);
-            queue_.upserts.push_back(std::move(o));
+            std::string rv = std::to_string(++revision_);
+            rapidjson::Value version(rv.c_str(), static_cast<rapidjson::SizeType>(rv.size()), a);
+            put_member((*result)["metadata"], "resourceVersion", &version, a);
+            T stored_object;
+            try {
+                decode::read_migration_object(*result, stored_object);
+            } catch (const decode::FieldProblemError& e) {
+                return WriteResult::failure(KD_WRITE_INVALID,
+                                            what + " is invalid: " + e.problem.path + ": " + e.problem.message);
+            }
+            written_[{kind, name}] = MigrationObject(stored_object);
+            queue_.upserts.push_back(std::move(stored_object));
             return WriteResult::success(rv);
         },
         obj);

@@ -47,6 +47,10 @@ inline const Reservation* stored(const ClusterModel& model, const Reservation& r
     return model.reservation_by_name(r.name);
 }
 
+// The highest resourceVersion (as a number) of the model's PodMigrationJobs and Reservations; 0
+// when there is none.
+uint64_t highest_resource_version(const ClusterModel& model);
+
 class SimulatedBackend : public ClusterBackend {
 public:
     // Reads `model` to check writes when they are made (the model itself changes only when the

@@ -244,6 +244,8 @@ int64_t simulation_start_ms(const ClusterModel& model) {
 
 SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterModel& model,
                           const SimulationOptions& options) {
+    const int64_t start = simulation_start_ms(model);
+    admit_loaded_objects(model, start);
     SimulatedBackend backend(model);
     if (options.secrets) backend.set_secret_source(options.secrets);
     SimulationObserver observer(options.explain);
@@ -253,7 +255,6 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
     report.config = config.sourceFile;
     report.explain = options.explain;
     report.interval_ms = config.deschedulingInterval.ms() > 0 ? config.deschedulingInterval.ms() : kDefaultIntervalMs;
-    const int64_t start = simulation_start_ms(model);
     report.start_time = format_rfc3339(start);
     VirtualClock clock(start);
     SimulationEnvironment environment(model, backend, observer, report, options.audit);

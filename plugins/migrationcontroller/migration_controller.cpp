@@ -115,18 +115,28 @@ kd::EvictOutcome MigrationController::evict(kd::Cycle& cycle, const kd::Pod& pod
     return result(kd::EvictOutcome::accepted());
 }
 
-void MigrationController::save(kd::Cycle& cycle, Job& job, std::map<std::string, int64_t>& requeue) {
+bool MigrationController::save(kd::Cycle& cycle, Job& job, std::map<std::string, int64_t>& requeue) {
+    const std::string name(job.name()), subject = "PodMigrationJob \"" + name + "\"";
     kd::WriteResult r = job.save(cycle);
-    if (r.ok()) return;
+    if (r.ok()) {
+        warnings_.forget(subject);
+        return true;
+    }
     if (r.conflict()) {
         // Someone else wrote the job since this tick's snapshot (koord's controller requeues on a
         // Conflict): reconcile it again, from the object as it is now, on the next tick.
-        cycle.debug("PodMigrationJob \"" + std::string(job.name()) + "\" changed meanwhile (" + r.message +
-                    "); reconciling it again");
-        requeue[std::string(job.name())] = cycle.now_ms();
-        return;
+        cycle.debug(subject + " changed meanwhile (" + r.message + "); reconciling it again");
+        requeue[name] = cycle.now_ms();
+        return false;
     }
-    cycle.warn("PodMigrationJob \"" + std::string(job.name()) + "\": update failed: " + r.message);
+    if (r.code == KD_WRITE_INVALID || r.code == KD_WRITE_FORBIDDEN) {
+        refused_in_[name] = cycle.number();
+        warnings_.warn(cycle, subject, "update refused: " + r.message + "; tried again next cycle");
+    } else {
+        requeue[name] = cycle.now_ms() + kErrorBackoffMs;
+        warnings_.warn(cycle, subject, "update failed: " + r.message);
+    }
+    return false;
 }
 
 int64_t MigrationController::tick(kd::Cycle& cycle) {
@@ -152,26 +162,22 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
         if (j.uid().empty() || !j.active() || !ours(j)) continue;
         if (arbitrating && j.pending() && j.annotation(kAnnotationPassedArbitration) != "true") {
             // Still waiting for admission: only its TTL can end it.
-            if (reconciler_.expire(cycle, j)) {
-                save(cycle, j, requeue);
-                wrote = true;
-            }
+            if (reconciler_.expire(cycle, j)) wrote = save(cycle, j, requeue) || wrote;
             continue;
         }
         std::string name(j.name());
+        if (auto it = refused_in_.find(name); it != refused_in_.end() && it->second == cycle.number()) continue;
         if (auto it = requeue_at_.find(name); it != requeue_at_.end() && it->second > now) {
             requeue[name] = it->second;
             continue;
         }
         ReconcileOutcome out = reconciler_.reconcile(cycle, j, reservations);
-        if (!out.error.empty()) cycle.warn("PodMigrationJob \"" + name + "\": " + out.error);
+        if (!out.error.empty()) warnings_.warn(cycle, "PodMigrationJob \"" + name + "\"", out.error);
         if (out.requeue_after_ms > 0) requeue[name] = now + out.requeue_after_ms;
-        if (out.changed) {
-            save(cycle, j, requeue);
-            wrote = true;
-        }
+        if (out.changed) wrote = save(cycle, j, requeue) || wrote;
     }
     requeue_at_ = std::move(requeue);
+    std::erase_if(refused_in_, [&](const auto& e) { return e.second != cycle.number(); });
     if (now >= next_scavenge_ms_) {
         std::vector<Job> listed;
         for (const Job& j : m.all())

@@ -10,6 +10,7 @@
 #include "object_limiters.hpp"
 #include "pod_evictor.hpp"
 #include "reconciler.hpp"
+#include "repeated_warnings.hpp"
 
 #include <kdesched/plugin.hpp>
 #include <kdesched/selector_string.hpp>
@@ -49,8 +50,10 @@ private:
     std::string new_job_name(const kd::Pod& pod, int64_t now_ms);
     // Jobs this instance runs: its own and those nobody claims (created by hand).
     bool ours(const Job& job) const;
-    // Writes what changed of a job; a conflict requeues it for the next tick.
-    void save(kd::Cycle& cycle, Job& job, std::map<std::string, int64_t>& requeue);
+    // Writes what changed of a job; true when it was written. A conflict requeues it for the next
+    // tick, another failure after a backoff — and a write the server refuses as invalid or
+    // forbidden waits for the next cycle (trying again at once would be refused again).
+    bool save(kd::Cycle& cycle, Job& job, std::map<std::string, int64_t>& requeue);
 
     Args args_;
     std::string instance_id_;
@@ -66,8 +69,10 @@ private:
         std::vector<Job> list;
         std::unique_ptr<Migrations> index;
     } view_;
-    std::vector<Job> created_;                   // created, not yet in a snapshot
-    std::map<std::string, int64_t> requeue_at_;  // by job name
+    std::vector<Job> created_;                    // created, not yet in a snapshot
+    std::map<std::string, int64_t> requeue_at_;   // by job name
+    std::map<std::string, uint64_t> refused_in_;  // job name → cycle whose write was refused
+    RepeatedWarnings warnings_;
     int64_t next_arbitration_ms_ = 0, next_scavenge_ms_ = 0;
     uint64_t names_made_ = 0;
 };

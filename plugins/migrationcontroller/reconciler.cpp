@@ -8,7 +8,6 @@ namespace {
 
 constexpr int64_t kScavengeGraceMs = 5 * 60'000;     // a job is kept ttl + 5m ...
 constexpr int64_t kScavengeDefaultMs = 30 * 60'000;  // ... or 30m without a ttl
-constexpr int64_t kErrorBackoffMs = 1000;
 
 constexpr std::string_view kReservationCreated = "ReservationCreated";
 constexpr std::string_view kReservationScheduled = "ReservationScheduled";
@@ -23,9 +22,11 @@ bool pod_scheduled(const kd::Pod& pod) {
     return c && c->status() == "True";
 }
 
-// Deletes a job's Reservation: "" when it is gone, also when it was gone already (spec C.6 step 4,
-// C.6.2: NotFound is ignored) — an earlier attempt may have deleted it and lost its answer, or a
-// previous leader deleted it and died before writing the job's status.
+// Deletes a job's Reservation: "" when it is gone, also when it was gone already, as Koordinator
+// lets NotFound pass (reservation/interpreter.go DeleteReservation deletes only what it finds; the
+// scavenger in controller.go goes on past IsNotFound; pkg/descheduler/controllers/migration at
+// koordinator a7a1b76b) — an earlier attempt may have deleted it and lost its answer, or a previous
+// leader deleted it and died before writing the job's status.
 std::string delete_reservation(kd::Cycle& cycle, std::string_view name) {
     kd::WriteResult r = cycle.delete_object("Reservation", "", name);
     return r.not_found() ? "" : r.message;

@@ -17,6 +17,8 @@
 namespace kd::plugins::migrationcontroller {
 
 inline constexpr int64_t kRequeueMs = 3000;
+// How long a job waits after a step failed for a passing reason (an API error) before the next try.
+inline constexpr int64_t kErrorBackoffMs = 1000;
 
 // What one reconcile did: whether the job changed (update it) and when to look at it again
 // (0 = on the next change / tick).

@@ -128,8 +128,8 @@ TEST_CASE("rbac: the Pod Picker overlay adds get on named Secrets and nothing el
 }
 
 TEST_CASE("rbac: a request outside the table is named by verb, group and resource") {
-    auto a = kube::request_attributes("PATCH", "/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/j1");
+    auto a = kube::request_attributes("PATCH", "/apis/apps/v1/namespaces/shop/deployments/web");
     REQUIRE(a);
-    CHECK(a->rule() == R"(verb "patch" on "podmigrationjobs" in API group "scheduling.koordinator.sh")");
+    CHECK(a->rule() == R"(verb "patch" on "deployments" in API group "apps")");
     CHECK(kube::declared_verb(*a) == nullptr);
 }

@@ -19,7 +19,8 @@ std::string why_protected(const kd_pod* pod) {
     return v ? std::string(*v) : "";
 }
 
-// A job the workload budgets count: Running, or Pending once it passed arbitration (spec C.3).
+// A job the workload budgets count: Running, or Pending once it passed arbitration (koord's
+// filterMaxMigratingOrUnavailablePerWorkload, pkg/descheduler/controllers/migration/arbitrator/filter.go).
 bool counted(const core::PodMigrationJob& j) {
     if (j.phase == "Running") return true;
     if (!j.phase.empty() && j.phase != "Pending") return false;
@@ -44,7 +45,7 @@ const core::Workload* workload_of(const core::ClusterModel& model, const kd_pod*
     return w;
 }
 
-// GetMaxMigrating / GetMaxUnavailable (spec C.5).
+// GetMaxMigrating / GetMaxUnavailable (pkg/descheduler/controllers/migration/util/util.go).
 int budget(int replicas, const std::optional<Budget>& b) {
     int m = 0;
     if (b) {

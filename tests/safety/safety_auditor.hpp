@@ -4,9 +4,11 @@
 //  - with MigrationController as the evictor, a pod is evicted only by a migration job that was
 //    admitted, and in ReservationFirst only once a Reservation for it is scheduled on another node;
 //  - per workload, a migration is admitted only within maxMigratingPerWorkload and
-//    maxUnavailablePerWorkload (spec C.3, C.5), and the workload's admitted migrations never
+//    maxUnavailablePerWorkload (Koordinator's filterMaxMigratingOrUnavailablePerWorkload in
+//    pkg/descheduler/controllers/migration/arbitrator/filter.go, with GetMaxMigrating and
+//    GetMaxUnavailable of .../migration/util/util.go), and the workload's admitted migrations never
 //    exceed its budget.
-// The rules are written from the spec, not from the plugin's code. Where the spec leaves a count
+// The rules are written from Koordinator's behaviour, not from the plugin's code. Where it leaves a count
 // open (a job whose pod is gone), the auditor counts the least, so what it reports is a violation
 // under any reading.
 #pragma once

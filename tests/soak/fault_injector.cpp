@@ -49,7 +49,7 @@ std::string FaultInjector::inject_one() {
          }},
         {"500 on writes",
          [&] {
-             server_.faults(R"([{"method":"PUT","path":")" + std::string(kKoord) + R"(","times":3,"action":)" +
+             server_.faults(R"([{"method":"PATCH","path":")" + std::string(kKoord) + R"(","times":3,"action":)" +
                             status(500, "InternalError", "injected by the soak") +
                             R"(},{"method":"POST","path":"/api/v1/namespaces/","times":1,"action":)" +
                             status(500, "InternalError", "injected by the soak") + "}]");
@@ -64,9 +64,9 @@ std::string FaultInjector::inject_one() {
         {"conflicts on updates",
          [&] {
              const char* conflict = "Operation cannot be fulfilled: the object has been modified";
-             server_.faults(R"([{"method":"PUT","path":")" + std::string(kKoord) +
+             server_.faults(R"([{"method":"PATCH","path":")" + std::string(kKoord) +
                             R"(podmigrationjobs/","times":2,"action":)" + status(409, "Conflict", conflict) +
-                            R"(},{"method":"PUT","path":")" + kKoord + R"(reservations/","times":1,"action":)" +
+                            R"(},{"method":"PATCH","path":")" + kKoord + R"(reservations/","times":1,"action":)" +
                             status(409, "Conflict", conflict) + "}]");
          }},
     };

@@ -31,7 +31,8 @@ struct JobState {
     std::string phase = "Pending";
     bool passed = false;
     bool pod_evicted = false;
-    // What maxMigratingPerWorkload bounds (spec C.3): jobs Running, or Pending that passed
+    // What maxMigratingPerWorkload bounds (koord's filterMaxMigratingOrUnavailablePerWorkload,
+    // pkg/descheduler/controllers/migration/arbitrator/filter.go): jobs Running, or Pending that passed
     // arbitration, whose pod is still there — once it is gone, its replacement's readiness is
     // maxUnavailablePerWorkload's business.
     bool counted() const { return !pod_evicted && (phase == "Running" || (phase == "Pending" && passed)); }
@@ -39,6 +40,16 @@ struct JobState {
 
 bool passed_arbitration(const rapidjson::Value& body) {
     return str(body, {"metadata", "annotations", "descheduler.koordinator.sh/passed-arbitration"}) == "true";
+}
+
+// Whether a merge patch names the member at `path` (to set it, or with null to remove it).
+bool names(const rapidjson::Value& patch, std::initializer_list<const char*> path) {
+    const rapidjson::Value* v = &patch;
+    for (const char* key : path) {
+        if (!v->IsObject() || !v->HasMember(key)) return false;
+        v = &(*v)[key];
+    }
+    return true;
 }
 
 }  // namespace
@@ -71,7 +82,7 @@ void check_requests(const rapidjson::Document& requests, const SoakCluster& clus
         if (w < 0 || !jobs[job].counted()) return;
         const Workload& wl = cluster.workloads()[size_t(w)];
         int migrating = 0;
-        std::set<std::string> unavailable;  // spec C.3: pods not Ready ∪ migrating
+        std::set<std::string> unavailable;  // pods not Ready ∪ migrating (mergeUnavailableAndMigratingPods)
         for (const auto& [name, j] : jobs)
             if (j.counted() && workload_of(j.pod) == w) {
                 ++migrating;
@@ -143,11 +154,14 @@ void check_requests(const rapidjson::Document& requests, const SoakCluster& clus
                     f.add("second-job-for-pod",
                           fmt::format("job {} for {} while job {} is {}", name, pod, other, j.phase));
             jobs[name] = {pod, "Pending", passed_arbitration(*body)};
-        } else if (method == "PUT" && jobs.count(name) && body) {
-            if (m[3].matched)
+        } else if ((method == "PUT" || method == "PATCH") && jobs.count(name) && body) {
+            // A PUT carries the whole half it writes; a merge patch only what it changes.
+            const bool whole = method == "PUT";
+            if (m[3].matched && (whole || names(*body, {"status", "phase"})))
                 jobs[name].phase =
                     str(*body, {"status", "phase"}).empty() ? "Pending" : str(*body, {"status", "phase"});
-            else
+            else if (!m[3].matched && (whole || names(*body, {"metadata", "annotations",
+                                                              "descheduler.koordinator.sh/passed-arbitration"})))
                 jobs[name].passed = passed_arbitration(*body);
         } else if (method == "DELETE") {
             jobs.erase(name);

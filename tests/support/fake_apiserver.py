@@ -468,7 +468,7 @@ class Handler(BaseHTTPRequestHandler):
         if method == "PUT":
             return self.update(gvr, ns, name, sub, obj, has_status)
         if method == "PATCH":
-            return self.patch(gvr, ns, name, obj)
+            return self.patch(gvr, ns, name, sub, obj, has_status)
         if method == "DELETE":
             return self.delete(gvr, ns, name)
 
@@ -485,47 +485,66 @@ class Handler(BaseHTTPRequestHandler):
             _, data = st.create(gvr, obj)
         self.send_bytes(201, data)
 
+    @staticmethod
+    def check_version(gvr, name, cur_obj, rv):
+        """An update's or patch's resourceVersion must be the stored one (none given: no check)."""
+        if rv and rv != cur_obj["metadata"]["resourceVersion"]:
+            raise ApiError(409, "Conflict", 'Operation cannot be fulfilled on %s "%s": the object has been modified; '
+                           "please apply your changes to the latest version and try again" % (resource_name(gvr), name))
+
+    @staticmethod
+    def after_write(cur_obj, written, sub, keep_status):
+        """The object a write leaves: on the status subresource the stored object with the written
+        status; on the main resource the written object with the server's metadata and, when the
+        kind has a status subresource (keep_status), the stored status."""
+        if sub == "status":
+            new = json.loads(json.dumps(cur_obj))
+            if "status" in written:
+                new["status"] = written["status"]
+            else:
+                new.pop("status", None)
+            return new
+        new = written
+        new.setdefault("metadata", {})
+        for k in ("uid", "creationTimestamp", "namespace", "name"):
+            if k in cur_obj["metadata"]:
+                new["metadata"][k] = cur_obj["metadata"][k]
+        if keep_status:
+            if "status" in cur_obj:
+                new["status"] = cur_obj["status"]
+            else:
+                new.pop("status", None)
+        return new
+
+    def stored(self, gvr, ns, name):
+        cur = self.state.store.objects[gvr].get((ns, name))
+        if not cur:
+            raise ApiError(404, "NotFound", '%s "%s" not found' % (resource_name(gvr), name))
+        return cur[0]
+
     def update(self, gvr, ns, name, sub, obj, has_status):
         st = self.state.store
         with st.lock:
-            cur = st.objects[gvr].get((ns, name))
-            if not cur:
-                raise ApiError(404, "NotFound", '%s "%s" not found' % (resource_name(gvr), name))
-            cur_obj = cur[0]
+            cur_obj = self.stored(gvr, ns, name)
             rv = obj.get("metadata", {}).get("resourceVersion", "")
             if not rv and gvr[0] in CRD_GROUPS:
                 raise ApiError(422, "Invalid", '%s "%s" is invalid: metadata.resourceVersion: Invalid value: 0: must be '
                                "specified for an update" % (resource_name(gvr), name))
-            if rv and rv != cur_obj["metadata"]["resourceVersion"]:
-                raise ApiError(409, "Conflict", 'Operation cannot be fulfilled on %s "%s": the object has been modified; '
-                               "please apply your changes to the latest version and try again" % (resource_name(gvr), name))
-            if sub == "status":
-                new = json.loads(json.dumps(cur_obj))
-                if "status" in obj:
-                    new["status"] = obj["status"]
-                else:
-                    new.pop("status", None)
-            else:
-                new = obj
-                new.setdefault("metadata", {})
-                for k in ("uid", "creationTimestamp", "namespace", "name"):
-                    if k in cur_obj["metadata"]:
-                        new["metadata"][k] = cur_obj["metadata"][k]
-                if has_status:
-                    if "status" in cur_obj:
-                        new["status"] = cur_obj["status"]
-                    else:
-                        new.pop("status", None)
-            _, data = st.put(gvr, new)
+            self.check_version(gvr, name, cur_obj, rv)
+            _, data = st.put(gvr, self.after_write(cur_obj, obj, sub, has_status))
         self.send_bytes(200, data)
 
-    def patch(self, gvr, ns, name, patch):
+    def patch(self, gvr, ns, name, sub, patch, has_status):
+        """A JSON merge patch; metadata.resourceVersion in it is a precondition, as on a real server.
+        On a status subresource only the status changes; on the main resource of a Koordinator kind,
+        everything but the status."""
         st = self.state.store
         with st.lock:
-            cur = st.objects[gvr].get((ns, name))
-            if not cur:
-                raise ApiError(404, "NotFound", '%s "%s" not found' % (resource_name(gvr), name))
-            new = merge_patch(json.loads(json.dumps(cur[0])), patch)
+            cur_obj = self.stored(gvr, ns, name)
+            rv = (patch.get("metadata") or {}).get("resourceVersion") if isinstance(patch, dict) else None
+            self.check_version(gvr, name, cur_obj, rv)
+            patched = merge_patch(json.loads(json.dumps(cur_obj)), patch)
+            new = self.after_write(cur_obj, patched, sub, has_status and gvr[0] in CRD_GROUPS)
             new["metadata"]["name"] = name
             _, data = st.put(gvr, new)
         self.send_bytes(200, data)

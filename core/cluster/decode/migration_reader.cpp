@@ -246,7 +246,33 @@ void read_metadata(const Value& obj, T& out) {
     out.annotations = string_map(*meta, "annotations", "metadata");
 }
 
+void write_without_managed_fields(json::TextWriter& w, const Value& metadata) {
+    w.StartObject();
+    for (auto it = metadata.MemberBegin(); it != metadata.MemberEnd(); ++it) {
+        if (std::string_view(it->name.GetString(), it->name.GetStringLength()) == "managedFields") continue;
+        it->name.Accept(w);
+        it->value.Accept(w);
+    }
+    w.EndObject();
+}
+
 }  // namespace
+
+std::string wire_form(const Value& obj, std::string_view kind) {
+    json::TextWriter w;
+    w.StartObject();
+    if (!member(obj, "apiVersion")) json::field(w, "apiVersion", kMigrationApiVersion);
+    if (!member(obj, "kind")) json::field(w, "kind", kind);
+    for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) {
+        it->name.Accept(w);
+        if (it->value.IsObject() && std::string_view(it->name.GetString(), it->name.GetStringLength()) == "metadata")
+            write_without_managed_fields(w, it->value);
+        else
+            it->value.Accept(w);
+    }
+    w.EndObject();
+    return w.text();
+}
 
 PodTemplate read_pod_template(const Value& tpl, const Value& json_of, const std::string& path) {
     if (!tpl.IsObject()) wrong_type(path, "an object", tpl);
@@ -284,6 +310,7 @@ PodTemplate read_pod_template(const Value& tpl, const Value& json_of, const std:
 PodMigrationJob read_migration_job(const Value& obj) {
     PodMigrationJob job;
     read_metadata(obj, job);
+    job.wire = wire_form(obj, "PodMigrationJob");
     if (const Value* spec = object(obj, "spec", "")) {
         job.paused = boolean(*spec, "paused", "spec", false);
         job.ttl = duration(*spec, "ttl", "spec");
@@ -319,6 +346,7 @@ PodMigrationJob read_migration_job(const Value& obj) {
 Reservation read_reservation(const Value& obj) {
     Reservation r;
     read_metadata(obj, r);
+    r.wire = wire_form(obj, "Reservation");
     if (const Value* spec = object(obj, "spec", "")) {
         if (const Value* tpl = object(*spec, "template", "spec"))
             r.template_ = read_pod_template(*tpl, *tpl, "spec.template");

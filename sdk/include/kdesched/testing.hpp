@@ -467,6 +467,9 @@ public:
     bool dry_run = false;
     int64_t descheduling_interval_ms = 0;
     std::string instance_id = "test-instance";
+    // The cycle number hooks see (kd_call.cycle); 0: every call counts as a cycle of its own. Set it
+    // to run several ticks within one cycle, as the host does between two cycles.
+    uint64_t cycle = 0;
 
     const std::vector<RecordedEviction>& evictions() const { return evictions_; }
     // "ns/name" of every accepted eviction, in request order.
@@ -691,9 +694,13 @@ private:
     }
 
     kd_call make_call(const kd_plugin_descriptor* d, const kd_snapshot* s) {
-        return kd_call{
-            sizeof(kd_call), s,   to_kd(profile_), kd_str{d->name, std::char_traits<char>::length(d->name)}, ++cycle_,
-            dry_run,         this};
+        return kd_call{sizeof(kd_call),
+                       s,
+                       to_kd(profile_),
+                       kd_str{d->name, std::char_traits<char>::length(d->name)},
+                       cycle ? cycle : ++cycle_,
+                       dry_run,
+                       this};
     }
     template <class Fn>
     void run(const kd_plugin_descriptor* d, Fn fn, kd_plugin_instance* inst, const kd_snapshot* s, const char* point) {

@@ -9,11 +9,14 @@
 #include "cluster/decode/cluster_files.hpp"
 #include "daemon/api_backend.hpp"
 #include "fake_apiserver.hpp"
+#include "text/json_writer.hpp"
 
 #include <rapidjson/document.h>
 
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,9 +69,16 @@ struct Fixture {
     kube::EventRecorder events;
     daemon::ApiBackend backend;
     ClusterModel model;
+    // The PodMigrationJobs and Reservations the model holds, by "kind/name": what the back end
+    // patches against (set by sees()).
+    std::map<std::string, std::string> seen;
 
     explicit Fixture(kube::ClientOptions o = client_options())
         : client(connection_of(server), o), events(client, {}), backend(client, events) {
+        backend.set_stored_objects([this](std::string_view kind, std::string_view name) {
+            auto it = seen.find(std::string(kind) + "/" + std::string(name));
+            return it == seen.end() ? std::string() : it->second;
+        });
         const std::string pods = "[" + pod_json("web-1") + "," + pod_json("web-2") + "," + pod_json("web-3") + "]";
         server.load(pods);
         load_cluster_text(R"({"apiVersion":"v1","kind":"List","items":)" + pods + "}", "pods.json", model);
@@ -102,6 +112,11 @@ rapidjson::Document stored(FakeApiServer& s, const std::string& kind, const std:
     return out;
 }
 
+// The model receives the server's object as it is now, as the watch would deliver it.
+void sees(Fixture& f, const std::string& kind, const std::string& name) {
+    f.seen[kind + "/" + name] = json::text_of(stored(f.server, kind, name));
+}
+
 std::string str(const rapidjson::Value& v, const char* a, const char* b = nullptr, const char* c = nullptr) {
     const rapidjson::Value* p = &v;
     for (const char* k : {a, b, c}) {
@@ -112,12 +127,13 @@ std::string str(const rapidjson::Value& v, const char* a, const char* b = nullpt
     return p->IsString() ? p->GetString() : "<not a string>";
 }
 
-// Someone else's write (another controller) with a client of its own: kdesched never patches a job.
-void patch_job(Fixture& f, const std::string& merge_patch) {
+// Someone else's write (another controller) with a client of its own, on the job or (`subresource`
+// "/status") its status.
+void patch_job(Fixture& f, const std::string& merge_patch, const std::string& subresource = "") {
     kube::ClientOptions other = client_options();
     other.declared_only = false;
     kube::ApiClient client(Fixture::connection_of(f.server), other);
-    auto r = client.call({"PATCH", kJob, {}, merge_patch, "application/merge-patch+json"});
+    auto r = client.call({"PATCH", kJob + subresource, {}, merge_patch, "application/merge-patch+json"});
     REQUIRE(r.code == 200);
 }
 
@@ -291,6 +307,7 @@ TEST_CASE("api backend: update_status on a stale resourceVersion with the spec u
     Fixture f;
     WriteResult created = f.backend.create_object(job_json("", "ReservationFirst", ""), "M");
     REQUIRE(created.ok());
+    sees(f, "PodMigrationJob", "move-web-1");
     patch_job(f, R"({"metadata":{"annotations":{"other.example.com/seen":"yes"}}})");  // someone else: rv moves
     const std::string fresh = str(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
     REQUIRE(fresh != created.resource_version);
@@ -299,12 +316,14 @@ TEST_CASE("api backend: update_status on a stale resourceVersion with the spec u
     WriteResult r = f.backend.update_status(job_json(created.resource_version, "ReservationFirst", "Running"), "M");
     INFO(r.message);
     REQUIRE(r.ok());
-    CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + "/status 409", "GET " + kJob + " 200",
-                                                               "PUT " + kJob + "/status 200"});
-    auto puts = f.server.served(kJob + "/status");
-    REQUIRE(puts.size() == 2);
-    CHECK(str(puts[0].body, "metadata", "resourceVersion") == created.resource_version);
-    CHECK(str(puts[1].body, "metadata", "resourceVersion") == fresh);
+    CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PATCH " + kJob + "/status 409", "GET " + kJob + " 200",
+                                                               "PATCH " + kJob + "/status 200"});
+    auto patches = f.server.served(kJob + "/status");
+    REQUIRE(patches.size() == 2);
+    // Only the status, with the version it was decided on as the precondition.
+    CHECK(json::text_of(patches[0].body) ==
+          R"({"status":{"phase":"Running"},"metadata":{"resourceVersion":")" + created.resource_version + R"("}})");
+    CHECK(str(patches[1].body, "metadata", "resourceVersion") == fresh);
     auto job = stored(f.server, "PodMigrationJob", "move-web-1");
     CHECK(str(job, "status", "phase") == "Running");
     CHECK(str(job["metadata"], "annotations", "other.example.com/seen") == "yes");  // theirs kept
@@ -316,6 +335,7 @@ TEST_CASE("api backend: update_status after someone changed the spec is KD_WRITE
     Fixture f;
     WriteResult created = f.backend.create_object(job_json("", "ReservationFirst", ""), "M");
     REQUIRE(created.ok());
+    sees(f, "PodMigrationJob", "move-web-1");
     patch_job(f, R"({"spec":{"mode":"EvictDirectly"}})");
 
     f.forget_requests();
@@ -323,7 +343,8 @@ TEST_CASE("api backend: update_status after someone changed the spec is KD_WRITE
     CHECK(r.code == KD_WRITE_CONFLICT);
     CHECK_THAT(r.message, Catch::Contains("409"));
     CHECK_THAT(r.message, Catch::Contains("PodMigrationJob move-web-1"));
-    CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + "/status 409", "GET " + kJob + " 200"});
+    CHECK(summary(f.server, kJobs) ==
+          std::vector<std::string>{"PATCH " + kJob + "/status 409", "GET " + kJob + " 200"});
     auto job = stored(f.server, "PodMigrationJob", "move-web-1");
     CHECK_FALSE(job.HasMember("status"));
     CHECK(str(job, "spec", "mode") == "EvictDirectly");
@@ -336,6 +357,7 @@ TEST_CASE("api backend: update (spec) is written again when only metadata moved,
     std::string rv = str(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
     WriteResult st = f.backend.update_status(job_json(rv, "ReservationFirst", "Pending"), "M");
     REQUIRE(st.ok());
+    sees(f, "PodMigrationJob", "move-web-1");
 
     // Only an annotation moved: the spec write goes through on the fresh resourceVersion.
     patch_job(f, R"({"metadata":{"annotations":{"a":"1"}}})");
@@ -344,16 +366,19 @@ TEST_CASE("api backend: update (spec) is written again when only metadata moved,
     INFO(up.message);
     REQUIRE(up.ok());
     CHECK(summary(f.server, kJobs) ==
-          std::vector<std::string>{"PUT " + kJob + " 409", "GET " + kJob + " 200", "PUT " + kJob + " 200"});
-    CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "EvictDirectly");
+          std::vector<std::string>{"PATCH " + kJob + " 409", "GET " + kJob + " 200", "PATCH " + kJob + " 200"});
+    auto job = stored(f.server, "PodMigrationJob", "move-web-1");
+    CHECK(str(job, "spec", "mode") == "EvictDirectly");
+    CHECK(str(job["metadata"], "annotations", "a") == "1");  // theirs kept
 
     // The status changed since it was read (Pending → Running): the spec write was decided on
     // something that no longer holds.
-    patch_job(f, R"({"status":{"phase":"Running"}})");
+    sees(f, "PodMigrationJob", "move-web-1");
+    patch_job(f, R"({"status":{"phase":"Running"}})", "/status");
     f.forget_requests();
     WriteResult stale = f.backend.update_object(job_json(up.resource_version, "ReservationFirst", "Pending"), "M");
     CHECK(stale.code == KD_WRITE_CONFLICT);
-    CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + " 409", "GET " + kJob + " 200"});
+    CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PATCH " + kJob + " 409", "GET " + kJob + " 200"});
     CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "EvictDirectly");
 }
 
@@ -361,20 +386,112 @@ TEST_CASE("api backend: conflicts are written again at most kConflictRetries tim
     Fixture f;
     WriteResult created = f.backend.create_object(job_json("", "ReservationFirst", ""), "M");
     REQUIRE(created.ok());
-    f.server.faults(R"([{"method":"PUT","path":")" + kJob +
+    sees(f, "PodMigrationJob", "move-web-1");
+    f.server.faults(R"([{"method":"PATCH","path":")" + kJob +
                     R"(/status","times":0,"action":{"type":"status","code":409,"reason":"Conflict"}}])");
     f.forget_requests();
     WriteResult r = f.backend.update_status(job_json(created.resource_version, "ReservationFirst", "Running"), "M");
     CHECK(r.code == KD_WRITE_CONFLICT);
     auto sent = f.server.served(kJobs);
-    size_t puts = 0, gets = 0;
+    size_t patches = 0, gets = 0;
     for (const auto& e : sent) {
-        puts += e.method == "PUT";
+        patches += e.method == "PATCH";
         gets += e.method == "GET";
     }
-    CHECK(puts == size_t(1 + daemon::ApiBackend::kConflictRetries));
+    CHECK(patches == size_t(1 + daemon::ApiBackend::kConflictRetries));
     CHECK(gets == size_t(daemon::ApiBackend::kConflictRetries));
     CHECK_FALSE(stored(f.server, "PodMigrationJob", "move-web-1").HasMember("status"));
+}
+
+// A job as a user writes it (kubectl apply), with what kdesched does not model: finalizers, an
+// owner, fields of a newer CRD at every level, a duration in the user's spelling.
+const char* kUserJob = R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob",
+  "metadata":{"name":"move-web-1","finalizers":["example.com/keep"],"labels":{"team":"shop"},
+    "annotations":{"note":"by hand"},
+    "ownerReferences":[{"apiVersion":"v1","kind":"ConfigMap","name":"plan","uid":"cm-uid"}]},
+  "spec":{"podRef":{"namespace":"shop","name":"web-1"},"mode":"EvictDirectly","ttl":"5m",
+    "deleteOptions":{"gracePeriodSeconds":7},
+    "reservationOptions":{"template":{"metadata":{"labels":{"r":"1"}},"spec":{"allocateOnce":true}}},
+    "futureSpecField":{"level":3}},
+  "futureTopLevel":{"kept":true},
+  "status":{"phase":"Pending","futureStatusField":"x"}})";
+
+// `object` (JSON) with `edit` applied to its DOM: what a plugin sends back.
+std::string edited(const std::string& object, const std::function<void(rapidjson::Document&)>& edit) {
+    rapidjson::Document d;
+    d.Parse(object.c_str());
+    edit(d);
+    return json::text_of(d);
+}
+
+TEST_CASE(
+    "api backend: an update sends only what the plugin changed — every other field, and what another writer "
+    "added meanwhile, stays",
+    "[daemon][api_backend][nothing-lost]") {
+    Fixture f;
+    f.server.load(std::string("[") + kUserJob + "]");
+    sees(f, "PodMigrationJob", "move-web-1");
+    const std::string given = f.seen["PodMigrationJob/move-web-1"];
+    // Another controller adds a finalizer after the model saw the job.
+    patch_job(f, R"({"metadata":{"finalizers":["example.com/keep","example.com/other"]}})");
+    const std::string fresh = str(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
+
+    // The plugin marks the job (spec half), then writes a condition (status half).
+    f.forget_requests();
+    std::string marked = edited(given, [](rapidjson::Document& d) {
+        d["metadata"]["annotations"].AddMember("descheduler.koordinator.sh/passed-arbitration", "true",
+                                               d.GetAllocator());
+    });
+    WriteResult up = f.backend.update_object(marked, "MigrationController");
+    INFO(up.message);
+    REQUIRE(up.ok());
+    auto sent = f.server.served(kJob);
+    REQUIRE(sent.size() == 3);  // PATCH 409, GET, PATCH 200
+    CHECK(json::text_of(sent[2].body) ==
+          R"({"metadata":{"annotations":{"descheduler.koordinator.sh/passed-arbitration":"true"},)"
+          R"("resourceVersion":")" +
+              fresh + R"("}})");
+    std::string status_written = edited(marked, [&](rapidjson::Document& d) {
+        auto& a = d.GetAllocator();
+        d["metadata"]["resourceVersion"].SetString(up.resource_version.c_str(), a);
+        d["status"]["phase"] = "Running";
+        rapidjson::Value c(rapidjson::kObjectType);
+        c.AddMember("type", "Eviction", a).AddMember("status", "True", a);
+        d["status"].AddMember("conditions", rapidjson::Value(rapidjson::kArrayType).PushBack(c, a), a);
+    });
+    WriteResult st = f.backend.update_status(status_written, "MigrationController");
+    INFO(st.message);
+    REQUIRE(st.ok());
+
+    auto job = stored(f.server, "PodMigrationJob", "move-web-1");
+    const auto& meta = job["metadata"];
+    REQUIRE(meta["finalizers"].Size() == 2);
+    CHECK(std::string(meta["finalizers"][1].GetString()) == "example.com/other");
+    CHECK(str(meta["ownerReferences"][0], "uid") == "cm-uid");
+    CHECK(str(meta, "labels", "team") == "shop");
+    CHECK(str(meta, "annotations", "note") == "by hand");
+    CHECK(str(meta, "annotations", "descheduler.koordinator.sh/passed-arbitration") == "true");
+    CHECK(str(job, "spec", "ttl") == "5m");
+    CHECK(job["spec"]["deleteOptions"]["gracePeriodSeconds"].GetInt() == 7);
+    CHECK(str(job["spec"]["reservationOptions"]["template"]["metadata"], "labels", "r") == "1");
+    CHECK(job["spec"]["futureSpecField"]["level"].GetInt() == 3);
+    CHECK(job["futureTopLevel"]["kept"].GetBool());
+    CHECK(str(job, "status", "phase") == "Running");
+    CHECK(str(job, "status", "futureStatusField") == "x");
+    CHECK(str(job["status"]["conditions"][0], "type") == "Eviction");
+}
+
+TEST_CASE("api backend: an object the model has not seen is updated whole (PUT) — a conflict goes back to the plugin",
+          "[daemon][api_backend][nothing-lost]") {
+    Fixture f;
+    WriteResult created = f.backend.create_object(job_json("", "ReservationFirst", ""), "M");
+    REQUIRE(created.ok());
+    patch_job(f, R"({"metadata":{"annotations":{"a":"1"}}})");
+    f.forget_requests();
+    WriteResult r = f.backend.update_object(job_json(created.resource_version, "EvictDirectly", ""), "M");
+    CHECK(r.code == KD_WRITE_CONFLICT);
+    CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + " 409"});
+    CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1")["metadata"], "annotations", "a") == "1");
 }
 
 TEST_CASE("api backend: writes of other kinds, or without a name, are KD_WRITE_INVALID and sent nowhere",

@@ -57,15 +57,12 @@ TEST_CASE("api client: a request kdesched does not declare is refused before it 
     ClientOptions o;
     o.max_attempts = 3;
     ApiClient client(c, o);
-    ApiResult r = client.call({"PATCH",
-                               "/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/j1",
-                               {},
-                               "{}",
-                               "application/merge-patch+json"});
+    ApiResult r = client.call(
+        {"PATCH", "/apis/apps/v1/namespaces/shop/deployments/web", {}, "{}", "application/merge-patch+json"});
     CHECK_FALSE(r.answered());
     CHECK(r.attempts == 1);  // not retried
     CHECK(r.describe() ==
-          "PATCH /apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/j1 needs verb \"patch\" on "
-          "\"podmigrationjobs\" in API group \"scheduling.koordinator.sh\", which kdesched does not declare (a "
-          "defect: add it to api_verbs() in core/kube/resources.cpp and to deploy/base/rbac.yaml)");
+          "PATCH /apis/apps/v1/namespaces/shop/deployments/web needs verb \"patch\" on \"deployments\" in API "
+          "group \"apps\", which kdesched does not declare (a defect: add it to api_verbs() in "
+          "core/kube/resources.cpp and to deploy/base/rbac.yaml)");
 }

@@ -79,12 +79,20 @@ TEST_CASE_METHOD(HotspotDaemon, "run: the hotspot pod migrates end to end throug
     REQUIRE(actor.until([&] { return any_job_in(actor, "Succeeded"); }, 60));
     auto all = server.requests();
 
-    // A PodMigrationJob created, its status written through the status subresource.
+    // A PodMigrationJob created, its status written through the status subresource: a merge
+    // patch of the status alone, on the resourceVersion it was decided on.
     auto created = requests(all, "POST", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs$", "token:a…");
     REQUIRE_FALSE(created.empty());
     CHECK(str((*created.front())["body"], {"kind"}) == "PodMigrationJob");
-    CHECK_FALSE(
-        requests(all, "PUT", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/[^/]+/status$").empty());
+    auto statuses = requests(all, "PATCH", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/[^/]+/status$");
+    REQUIRE_FALSE(statuses.empty());
+    for (auto* patch : statuses) {
+        const auto& body = (*patch)["body"];
+        CHECK(body.MemberCount() == 2);
+        CHECK(body.HasMember("status"));
+        CHECK_FALSE(str(body, {"metadata", "resourceVersion"}).empty());
+    }
+    CHECK(requests(all, "PUT", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/").empty());
     // A Reservation first, then the eviction through the Eviction API (policy/v1).
     auto reservations = requests(all, "POST", "^/apis/scheduling.koordinator.sh/v1alpha1/reservations$");
     auto evictions = requests(all, "POST", "^/api/v1/namespaces/[^/]+/pods/[^/]+/eviction$");
@@ -303,8 +311,9 @@ TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over 
         },
         60));
     auto after = server.requests();
-    CHECK_FALSE(requests(after, "PUT", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/" + job, "token:b…")
-                    .empty());
+    CHECK_FALSE(
+        requests(after, "PATCH", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/" + job, "token:b…")
+            .empty());
 
     // SIGTERM hands the lease back at once.
     b.signal(SIGTERM);

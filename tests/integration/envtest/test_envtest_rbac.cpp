@@ -97,12 +97,13 @@ TEST_CASE("deploy/ on a real API server with RBAC: accepted, and enough for the 
         rbac.assign(std::istreambuf_iterator<char>(in), {});
     }
     const std::string full =
-        "  resources: [podmigrationjobs, reservations]\n  verbs: [get, list, watch, create, update, delete]\n";
+        "  resources: [podmigrationjobs, reservations]\n  verbs: [get, list, watch, create, update, patch, delete]\n";
     REQUIRE(rbac.find(full) != std::string::npos);
     std::string reduced = rbac;
-    reduced.replace(reduced.find(full), full.size(),
-                    "  resources: [podmigrationjobs, reservations]\n  verbs: [get, list, watch, update, delete]\n"
-                    "- apiGroups: [scheduling.koordinator.sh]\n  resources: [reservations]\n  verbs: [create]\n");
+    reduced.replace(
+        reduced.find(full), full.size(),
+        "  resources: [podmigrationjobs, reservations]\n  verbs: [get, list, watch, update, patch, delete]\n"
+        "- apiGroups: [scheduling.koordinator.sh]\n  resources: [reservations]\n  verbs: [create]\n");
     std::ofstream(env->work() + "/rbac-reduced.yaml") << reduced;
     kubectl(*env, "apply -f " + quote(env->work() + "/rbac-reduced.yaml"));
 

@@ -766,3 +766,69 @@ TEST_CASE("reconcile: a conflict on the job's update is reconciled again from th
     CHECK(str(updates[1], "/status/phase") == "Running");
     CHECK_FALSE(contains(lines(w.host, "event "), "ReservationCreated"));
 }
+
+TEST_CASE("reconcile: a job update the server refuses is tried again next cycle, and said once per cycle",
+          "[reconcile][refused]") {
+    World w;
+    auto is_job_write = [](const std::string& what) {
+        return (what.rfind("update ", 0) == 0 || what.rfind("status ", 0) == 0) &&
+               what.find(R"("kind":"PodMigrationJob")") != std::string::npos;
+    };
+    w.host.on_write = [&](const std::string& what) -> kd::WriteResult {
+        if (is_job_write(what))
+            return {KD_WRITE_INVALID,
+                    "podmigrationjobs.scheduling.koordinator.sh \"job-p\" is invalid: spec.mode: Unsupported value"};
+        return check_against_crds(what);
+    };
+    auto refusals = [&] {
+        size_t n = 0;
+        for (const auto& l : w.host.logs()) n += l.find("update refused") != std::string::npos;
+        return n;
+    };
+    auto job_writes = [&] {
+        size_t n = 0;
+        for (const auto& what : w.host.writes()) n += is_job_write(what);
+        return n;
+    };
+    w.host.cycle = 1;
+    w.tick(kT0, {JobJson("default", "p").json()});
+    CHECK(job_writes() == 1);
+    CHECK(refusals() == 1);
+    CHECK(contains(w.host.logs(),
+                   "PodMigrationJob \"job-p\": update refused: podmigrationjobs.scheduling.koordinator.sh "
+                   "\"job-p\" is invalid: spec.mode: Unsupported value; tried again next cycle"));
+    // The ticks left in this cycle leave the job alone: no loop of refused writes.
+    for (int i = 1; i <= 20; ++i) w.tick(kT0 + i * 100, {JobJson("default", "p").json()});
+    CHECK(job_writes() == 1);
+    CHECK(refusals() == 1);
+    // The next cycle tries once more, and says so once more.
+    w.host.cycle = 2;
+    w.tick(kT0 + 10 * kSecond, {JobJson("default", "p").json()});
+    w.tick(kT0 + 10 * kSecond + 100, {JobJson("default", "p").json()});
+    CHECK(job_writes() == 2);
+    CHECK(refusals() == 2);
+}
+
+TEST_CASE("reconcile: a step that keeps failing is said once per cycle, with how often it failed since",
+          "[reconcile][refused]") {
+    World w;
+    w.host.on_evict_pod = [](const kd::Pod&) {
+        return kd::WriteResult{KD_WRITE_TRANSIENT, "evicting pod default/p: HTTP 503 Service Unavailable"};
+    };
+    JobJson job("default", "p");
+    job.mode("EvictDirectly").phase("Running").pod_uid("uid-pod-default-p");
+    auto said = [&] {
+        std::vector<std::string> out;
+        for (const auto& l : w.host.logs())
+            if (l.find("HTTP 503") != std::string::npos) out.push_back(l);
+        return out;
+    };
+    w.host.cycle = 1;
+    for (int i = 0; i < 5; ++i)
+        w.tick(kT0 + i * kd::plugins::migrationcontroller::kErrorBackoffMs, {job.json()});  // after each backoff
+    REQUIRE(said().size() == 1);
+    w.host.cycle = 2;
+    w.tick(kT0 + 10 * kSecond, {job.json()});
+    REQUIRE(said().size() == 2);
+    CHECK_THAT(said()[1], Catch::EndsWith("(and 4 more times since it was last said)"));
+}
