@@ -18,6 +18,8 @@
 #include <spdlog/spdlog.h>
 
 #include <pthread.h>
+#include <array>
+#include <chrono>
 #include <csignal>
 
 namespace kd::core::daemon {
@@ -96,6 +98,43 @@ struct Loop {
         metrics.set_leader(elector ? elector->leading() : true);
     }
     bool leading() const { return !elector || elector->leading(); }
+
+    // A replica that takes the lease reads PodMigrationJobs and Reservations again — a consistent
+    // LIST, its watch ended — before its first hook: that watch may lag behind what the previous
+    // leader wrote just before it went, and a job the new leader does not see is a pod migrated
+    // twice. False while that is not done (the hook waits); true once it is, until the lease is lost.
+    bool caught_up_as_leader() {
+        if (!elector || caught_up) return true;
+        constexpr std::array<ObjectKind, 2> kinds = {ObjectKind::migration_job, ObjectKind::reservation};
+        std::array<uint64_t, kinds.size()> lists{};
+        for (size_t i = 0; i < kinds.size(); ++i) {
+            lists[i] = feeder.counters(kinds[i]).lists;
+            sync.relist(kinds[i]);
+        }
+        const auto deadline = std::chrono::steady_clock::now() + kCatchUpTimeout;
+        for (;;) {
+            apply();
+            bool done = true;
+            for (size_t i = 0; i < kinds.size(); ++i)
+                done = done && (feeder.counters(kinds[i]).lists > lists[i] || sync.not_served(kinds[i]));
+            if (done) {
+                caught_up = true;
+                spdlog::info("leading: PodMigrationJobs and Reservations read again before the first hook");
+                return true;
+            }
+            if (stop || !leading()) return false;
+            if (std::chrono::steady_clock::now() >= deadline) {
+                spdlog::warn(
+                    "leading, but PodMigrationJobs and Reservations could not be read again within {} s; no hook "
+                    "runs until they are",
+                    std::chrono::duration_cast<std::chrono::seconds>(kCatchUpTimeout).count());
+                return false;
+            }
+            sync.wait(std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+        }
+    }
+    static constexpr std::chrono::seconds kCatchUpTimeout{30};
+    bool caught_up = false;  // since the lease was taken
 };
 
 class WallClock : public Clock {
@@ -121,7 +160,11 @@ public:
     explicit DaemonEnvironment(Loop& loop) : loop_(loop) {}
     bool before(const DriverCall& call) override {
         loop_.drain();
-        if (loop_.stop || !loop_.leading()) return false;
+        if (loop_.stop || !loop_.leading()) {
+            loop_.caught_up = false;
+            return false;
+        }
+        if (!loop_.caught_up_as_leader()) return false;
         if (call.kind == DriverCall::cycle) started_ = std::chrono::steady_clock::now();
         return true;
     }

@@ -61,6 +61,17 @@ void ClusterSync::wait(std::chrono::steady_clock::time_point until) {
     queue_.wait_until(until);
 }
 
+void ClusterSync::relist(ObjectKind kind) {
+    for (auto& r : reflectors_)
+        if (r->kind() == kind) r->relist_now();
+}
+
+bool ClusterSync::not_served(ObjectKind kind) const {
+    for (const auto& r : reflectors_)
+        if (r->kind() == kind) return r->stats().not_served;
+    return false;
+}
+
 std::vector<std::string> ClusterSync::not_synced(const ModelFeeder& feeder) const {
     std::vector<std::string> out;
     for (const auto& r : reflectors_) {

@@ -37,6 +37,11 @@ public:
     const std::vector<std::unique_ptr<Reflector>>& reflectors() const { return reflectors_; }
     // Kinds not synced in `feeder` yet, each with its reflector's last error ("Pod (…): HTTP 403 …").
     std::vector<std::string> not_synced(const ModelFeeder& feeder) const;
+    // Reads `kind` again with a consistent LIST, ending its watch (Reflector::relist_now); the
+    // list reaches the model through apply() like any other (ModelFeeder counts it).
+    void relist(ObjectKind kind);
+    // Whether the server answered 404 for `kind` (not installed: it has no list to wait for).
+    bool not_served(ObjectKind kind) const;
 
 private:
     ApiClient& client_;

@@ -61,8 +61,21 @@ void Reflector::start() {
 void Reflector::stop() {
     stop_ = true;
     cancel_.cancel();
+    {
+        std::lock_guard lock(watch_mutex_);
+        watch_cancel_.cancel();
+    }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+}
+
+void Reflector::relist_now() {
+    relist_now_ = true;
+    {
+        std::lock_guard lock(watch_mutex_);
+        watch_cancel_.cancel();
+    }
+    wake_.notify_all();  // out of a backoff wait too
 }
 
 std::string Reflector::accept() const {
@@ -84,7 +97,7 @@ void Reflector::set_error(std::string e) {
 
 bool Reflector::wait(std::chrono::milliseconds d) {
     std::unique_lock lock(wait_mutex_);
-    wake_.wait_for(lock, d, [&] { return stop_.load(); });
+    wake_.wait_for(lock, d, [&] { return stop_.load() || relist_now_.load(); });
     return !stop_;
 }
 
@@ -203,6 +216,18 @@ Reflector::Outcome Reflector::list() {
 }
 
 Reflector::Outcome Reflector::watch() {
+    // A relist asked for before or during this watch ends it: the list reads what the server holds.
+    net::CancelToken token;
+    {
+        std::lock_guard lock(watch_mutex_);
+        watch_cancel_ = token;
+    }
+    auto asked_to_relist = [&] {
+        if (!relist_now_.exchange(false)) return false;
+        list_from_.clear();
+        return true;
+    };
+    if (asked_to_relist()) return Outcome::relist;
     auto lo = options_.watch_timeout_min.count(), hi = std::max(options_.watch_timeout_max.count(), lo + 1);
     int64_t timeout = std::uniform_int_distribution<int64_t>(lo, hi - 1)(random_);
     std::string target = resource_.collection_path() +
@@ -245,11 +270,12 @@ Reflector::Outcome Reflector::watch() {
                 return false;
             }
             flush();  // what arrived together is applied together
-            return !stop_.load() && !gone && error_event.empty();
+            return !stop_.load() && !gone && error_event.empty() && !token.cancelled();
         },
-        &cancel_);
+        &token);
     flush();
     if (stop_) return Outcome::stopped;
+    if (asked_to_relist()) return Outcome::relist;
     if (gone || r.code == 410) {
         set_error("watch " + resource_.collection_path() + ": resourceVersion " + resource_version_ +
                   " is too old (410 Gone)");

@@ -59,6 +59,10 @@ public:
     void stop();
     // One complete LIST, queued, on the calling thread; "" or why it failed (after retries).
     std::string list_once();
+    // A fresh, consistent LIST (as after 410 Gone) at once, ending the running watch, then a watch
+    // from there: what the server holds now reaches the queue, however far behind the watch was.
+    // From any thread; the list is counted in stats().lists like any other.
+    void relist_now();
 
     ObjectKind kind() const { return kind_; }
     const ApiResource& resource() const { return resource_; }
@@ -89,7 +93,10 @@ private:
     std::string list_from_ = "0";   // the next LIST's resourceVersion ("" = a consistent read)
     int failures_ = 0;              // in a row, for the backoff
     std::atomic<bool> stop_{false};
-    net::CancelToken cancel_;
+    net::CancelToken cancel_;  // stop(): every request
+    std::atomic<bool> relist_now_{false};
+    std::mutex watch_mutex_;
+    net::CancelToken watch_cancel_;  // the running watch only (relist_now)
     std::mutex wait_mutex_;
     std::condition_variable wake_;
     mutable std::mutex error_mutex_;

@@ -223,6 +223,35 @@ TEST_CASE("reflectors: 410 Gone on a watch relists — what was deleted meanwhil
     REQUIRE(relisted);
 }
 
+TEST_CASE("reflectors: relist_now reads what a stalled watch has not delivered, with a consistent LIST",
+          "[kube][reflector]") {
+    ENCODINGS();
+    FakeApiServer server;
+    server.load(pods(0, 3));
+    // The watch goes silent for longer than the test waits, and the client would notice late.
+    server.faults(
+        R"([{"method":"GET","path":"/api/v1/pods","watch":true,"times":1,"action":{"type":"stall","seconds":20}}])");
+    auto c = Live::client_options();
+    c.stream_timeout = std::chrono::seconds(60);
+    Live live(server, Live::options(), c);
+    REQUIRE(live.synced());
+    server.load("[" + pod("p3") + "]");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    live.sync->apply(live.feeder);
+    REQUIRE(live.model.pod_by_name("shop", "p3") == nullptr);  // the watch is stalled
+    const uint64_t lists = live.feeder.counters(ObjectKind::pod).lists;
+    const auto asked = std::chrono::steady_clock::now();
+    live.sync->relist(ObjectKind::pod);
+    REQUIRE(live.until([&] { return live.feeder.counters(ObjectKind::pod).lists > lists; }));
+    CHECK(std::chrono::steady_clock::now() - asked < std::chrono::seconds(3));
+    CHECK(live.pod_names() == names(0, 4));
+    CHECK(live.reflector(ObjectKind::pod).stats().relists == 1);
+    // The list after the stalled watch reads from etcd (no resourceVersion), not the watch cache.
+    auto served_lists = served(server, "/api/v1/pods", false);
+    REQUIRE(served_lists.size() == 2);
+    CHECK_THAT(served_lists[1], Catch::StartsWith("200") && !Catch::Contains("resourceVersion="));
+}
+
 TEST_CASE("reflectors: 429 with Retry-After and 500 are retried with backoff — no request is refused for good",
           "[kube][reflector]") {
     ENCODINGS();

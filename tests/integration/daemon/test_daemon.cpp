@@ -314,6 +314,16 @@ TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over 
     CHECK_FALSE(
         requests(after, "PATCH", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/" + job, "token:b…")
             .empty());
+    // Before its first hook B read the jobs and Reservations again, from etcd (no resourceVersion):
+    // its watch may lag behind what A wrote last.
+    CHECK_THAT(b.log(), Catch::Contains("leading: PodMigrationJobs and Reservations read again before the first hook"));
+    for (const char* kind : {"podmigrationjobs", "reservations"}) {
+        bool consistent = false;
+        for (auto* r :
+             requests(after, "GET", std::string("^/apis/scheduling.koordinator.sh/v1alpha1/") + kind + "$", "token:b…"))
+            consistent |= !(*r)["watch"].GetBool() && !(*r)["query"].HasMember("resourceVersion");
+        CHECK(consistent);
+    }
 
     // SIGTERM hands the lease back at once.
     b.signal(SIGTERM);
