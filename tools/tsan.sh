@@ -11,8 +11,8 @@ BUILD_DIR=${BUILD_DIR:-build-tsan}
 JOBS=${JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKDESCHED_WERROR=ON \
   -DKDESCHED_TSAN=ON >/dev/null
-cmake --build "$BUILD_DIR" -j "$JOBS" --target kdesched kdesched_plugins daemon_tests kube_tests kube_server_tests \
-  net_tests daemon_integration_tests
+cmake --build "$BUILD_DIR" -j "$JOBS" --target kdesched kdesched_plugins daemon_tests kube_server_tests net_tests \
+  daemon_integration_tests
 # cpprestsdk is not instrumented: its own synchronisation is invisible to TSan (suppressed by library).
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/data/sanitizer/tsan.supp"
 cd "$BUILD_DIR"

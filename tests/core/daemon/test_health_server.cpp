@@ -141,12 +141,13 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 
 TEST_CASE("health server: /healthz fails while the heartbeat is older than stuck_after, then recovers") {
     daemon::HealthState state;
-    state.stuck_after = std::chrono::milliseconds(300);
-    state.beat();
+    // Long enough that a first request under a sanitizer on a busy machine is not late already.
+    state.stuck_after = std::chrono::milliseconds(1000);
     daemon::HealthServer server("127.0.0.1:0", "127.0.0.1:0", state, [] { return std::string("m 1\n"); });
     int port = server.ports().at(0);
+    state.beat();
     CHECK(get(port, "/healthz") == std::make_pair(200, std::string("ok")));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1300));  // a hook that hangs: no beat
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));  // a hook that hangs: no beat
     auto stuck = get(port, "/healthz");
     CHECK(stuck.first == 500);
     CHECK_THAT(stuck.second, Catch::Matches("the control loop has not moved for [1-9][0-9]* s"));
