@@ -146,6 +146,9 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
 }
 
 Reflector::Outcome Reflector::list() {
+    // A relist asked for is this list, from etcd: a failed one then waits its backoff (the flag
+    // left set would cut every backoff wait short).
+    if (relist_now_.exchange(false)) list_from_.clear();
     queue_.push(Change::of(Change::Type::list_start, kind_));
     Change batch = Change::of(Change::Type::list_items, kind_);
     std::string cont, rv;

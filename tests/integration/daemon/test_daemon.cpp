@@ -302,14 +302,20 @@ TEST_CASE("run: two replicas on one lease — one writes — SIGKILL hands over 
         },
         10, false));
     CHECK(std::chrono::steady_clock::now() - killed < std::chrono::seconds(3 + 3));
-    REQUIRE(actor.until(
+    bool finished = actor.until(
         [&] {
             auto jobs = actor.objects("PodMigrationJob");
             for (const auto& j : jobs["items"].GetArray())
                 if (str(j, {"metadata", "name"}) == job && str(j, {"status", "phase"}) == "Succeeded") return true;
             return false;
         },
-        60));
+        60);
+    if (!finished) {  // what B did and what the server holds, to tell a stall from a slow machine
+        UNSCOPED_INFO("B's log:\n" << b.log());
+        UNSCOPED_INFO("jobs: " << server.control("GET", "objects?kind=PodMigrationJob"));
+        UNSCOPED_INFO("reservations: " << server.control("GET", "objects?kind=Reservation"));
+    }
+    REQUIRE(finished);
     auto after = server.requests();
     CHECK_FALSE(
         requests(after, "PATCH", "^/apis/scheduling.koordinator.sh/v1alpha1/podmigrationjobs/" + job, "token:b…")
