@@ -1,5 +1,5 @@
 // `kdesched plan`: load a profile and the plugins, and print what each cycle would run.
-#include "cli/commands.hpp"
+#include "cli/subcommand.hpp"
 #include "error.hpp"
 #include "runtime/descheduler.hpp"
 
@@ -43,8 +43,6 @@ void print_point(const char* point, const std::vector<core::PluginInstance*>& pl
     std::cout << "\n";
 }
 
-}  // namespace
-
 int run_plan(const CommonOptions& opts, const std::string& config_path) {
     try {
         core::DeschedulerConfiguration cfg = load_config(config_path);
@@ -82,5 +80,17 @@ int run_plan(const CommonOptions& opts, const std::string& config_path) {
         return kInvalidInput;
     }
 }
+
+const SubcommandRegistration plan_registration(
+    {30, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
+         auto* cmd = app.add_subcommand("plan", "Load a profiles file and the plugins and print what each cycle runs");
+         auto config = std::make_shared<std::string>();
+         cmd->add_option("--config", *config, "DeschedulerConfiguration YAML; default: the embedded default profile");
+         add_plugin_dir_options(*cmd, common);
+         add_log_level_option(*cmd, common.log_level);
+         return [&common, config] { return run_plan(common, *config); };
+     }});
+
+}  // namespace
 
 }  // namespace kd::cli

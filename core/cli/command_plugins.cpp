@@ -1,10 +1,12 @@
 // `kdesched plugins`: what the host can load, one line per plugin.
-#include "cli/commands.hpp"
+#include "cli/subcommand.hpp"
 #include "error.hpp"
 
 #include <iostream>
 
 namespace kd::cli {
+
+namespace {
 
 int run_plugins(const CommonOptions& opts) {
     core::PluginCatalog catalog;
@@ -31,10 +33,15 @@ int run_plugins(const CommonOptions& opts) {
     return kOk;
 }
 
-int run_version() {
-    std::cout << "kdesched " << KDESCHED_VERSION << " (plugin API " << core::version_text(core::host_api_version())
-              << ")\n";
-    return kOk;
-}
+const SubcommandRegistration plugins_registration(
+    {20, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
+         auto* cmd = app.add_subcommand(
+             "plugins", "List the loadable plugins: name, version, API version, extension points, file");
+         add_plugin_dir_options(*cmd, common);
+         add_log_level_option(*cmd, common.log_level);
+         return [&common] { return run_plugins(common); };
+     }});
+
+}  // namespace
 
 }  // namespace kd::cli

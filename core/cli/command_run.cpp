@@ -1,5 +1,6 @@
 // `kdesched run`: the descheduler as a cluster daemon.
-#include "cli/commands.hpp"
+#include "cli/live_cluster.hpp"
+#include "cli/subcommand.hpp"
 #include "daemon/daemon.hpp"
 #include "error.hpp"
 
@@ -11,6 +12,13 @@
 namespace kd::cli {
 
 namespace {
+
+struct RunOptions {
+    std::string config;      // required: the DeschedulerConfiguration
+    ClusterOptions cluster;  // --kubeconfig / --context (default: the profile's, $KUBECONFIG, in-cluster)
+    std::string log_format = "text";
+    std::string log_level = "info";  // a daemon says what it does; the other commands only warn
+};
 
 // %j: the message as a JSON string's contents (quotes, backslashes and control bytes escaped), so
 // that --log-format json prints one valid JSON object per line.
@@ -45,8 +53,7 @@ public:
     std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<JsonMessageFlag>(); }
 };
 
-}  // namespace
-
+// --log-format json: one JSON object per log line.
 void set_log_format(const std::string& format) {
     if (format != "json") return;
     auto f = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
@@ -55,6 +62,8 @@ void set_log_format(const std::string& format) {
 }
 
 int run_daemon(const CommonOptions& opts, const RunOptions& run) {
+    spdlog::set_level(spdlog::level::from_str(run.log_level));
+    set_log_format(run.log_format);
     core::daemon::block_stop_signals();  // before any thread (cpprest's pool, reflectors) starts
     try {
         core::DeschedulerConfiguration cfg = load_config(run.config);
@@ -66,5 +75,29 @@ int run_daemon(const CommonOptions& opts, const RunOptions& run) {
         return kInvalidInput;
     }
 }
+
+const SubcommandRegistration run_registration(
+    {60, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
+         auto* cmd = app.add_subcommand(
+             "run",
+             "Run as the cluster's descheduler: read the cluster through the API server (list + watch), run the "
+             "profiles every deschedulingInterval as the elected leader, write evictions, PodMigrationJobs, "
+             "Reservations and Events; /healthz, /readyz and /metrics on the profile's bind addresses");
+         auto run = std::make_shared<RunOptions>();
+         cmd->add_option("--config", run->config, "DeschedulerConfiguration YAML (or a ConfigMap holding one)")
+             ->required();
+         cmd->add_option("--kubeconfig", run->cluster.kubeconfig,
+                         "kubeconfig file (default: the profile's clientConnection.kubeconfig, $KUBECONFIG, "
+                         "~/.kube/config, or the pod's service account)");
+         cmd->add_option("--context", run->cluster.context, "The kubeconfig context (default: its current-context)");
+         cmd->add_option("--log-format", run->log_format, "text or json (one JSON object per line)")
+             ->check(CLI::IsMember({"text", "json"}))
+             ->capture_default_str();
+         add_plugin_dir_options(*cmd, common);
+         add_log_level_option(*cmd, run->log_level);
+         return [&common, run] { return run_daemon(common, *run); };
+     }});
+
+}  // namespace
 
 }  // namespace kd::cli

@@ -1,9 +1,10 @@
 // `kdesched simulate`: what a profile would do to a cluster snapshot, cycle by cycle.
-#include "cli/commands.hpp"
+#include "cli/live_cluster.hpp"
+#include "cli/subcommand.hpp"
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "error.hpp"
-#include "kube/secret_reader.hpp"
+#include "kube/client/secret_reader.hpp"
 #include "simulator/simulation.hpp"
 
 #include <spdlog/spdlog.h>
@@ -12,6 +13,17 @@
 #include <iostream>
 
 namespace kd::cli {
+
+namespace {
+
+struct SimulateOptions {
+    std::string config;                 // empty: the embedded default profile
+    std::vector<std::string> clusters;  // empty: the embedded example cluster (or the live one)
+    ClusterOptions live;                // --kubeconfig / --context: read the live cluster instead
+    uint64_t cycles = 10;
+    std::string output = "table";
+    bool explain = false;
+};
 
 int run_simulate(const CommonOptions& opts, const SimulateOptions& sim) {
     try {
@@ -56,5 +68,38 @@ int run_simulate(const CommonOptions& opts, const SimulateOptions& sim) {
         return kInvalidInput;
     }
 }
+
+const SubcommandRegistration simulate_registration(
+    {40, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
+         auto* cmd = app.add_subcommand(
+             "simulate",
+             "Run the profile's cycles on a cluster snapshot offline; a simulated scheduler, workload controllers and "
+             "koordlet play the rest of the cluster. Without --config/--cluster: the embedded default profile on the "
+             "embedded example cluster");
+         auto sim = std::make_shared<SimulateOptions>();
+         cmd->add_option("--config", sim->config,
+                         "DeschedulerConfiguration YAML; default: the embedded default profile");
+         cmd->add_option("--cluster", sim->clusters,
+                         "Snapshot file or directory (kubectl get -o json|yaml output, a List, multi-document YAML); "
+                         "repeatable. Dump large clusters with -o json: YAML is ~100x slower to read");
+         cmd->add_option("--cycles", sim->cycles, "Number of descheduling cycles")
+             ->check(CLI::PositiveNumber)
+             ->capture_default_str();
+         cmd->add_option("--output", sim->output, "table or json")
+             ->check(CLI::IsMember({"table", "json"}))
+             ->capture_default_str();
+         cmd->add_option("--kubeconfig", sim->live.kubeconfig,
+                         "Simulate on the live cluster this kubeconfig reaches (one LIST per kind, nothing written), "
+                         "instead of --cluster");
+         cmd->add_option("--context", sim->live.context, "The kubeconfig context (default: its current-context)");
+         cmd->add_flag("--explain", sim->explain,
+                       "List every considered pod that was not evicted, with the plugin and the reason code that "
+                       "stopped it");
+         add_plugin_dir_options(*cmd, common);
+         add_log_level_option(*cmd, common.log_level);
+         return [&common, sim] { return run_simulate(common, *sim); };
+     }});
+
+}  // namespace
 
 }  // namespace kd::cli

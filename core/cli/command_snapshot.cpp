@@ -1,11 +1,11 @@
 // `kdesched snapshot`: what kdesched reads from a live cluster, written as a snapshot file that
 // `kdesched simulate --cluster` replays — for bug reports and for replaying a production moment.
 // With --digest, the digest of the model it decodes into, to compare with a daemon's /debug/model.
-#include "cli/commands.hpp"
 #include "cli/live_cluster.hpp"
+#include "cli/subcommand.hpp"
 #include "cluster/model_digest.hpp"
 #include "error.hpp"
-#include "kube/snapshot_writer.hpp"
+#include "kube/watch/snapshot_writer.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -16,6 +16,13 @@
 namespace kd::cli {
 
 namespace {
+
+struct SnapshotOptions {
+    ClusterOptions cluster;
+    std::string output;   // -o; empty: stdout
+    std::string config;   // for clientConnection (qps, burst, kubeconfig); empty: the defaults
+    bool digest = false;  // --digest: the model's digest (cluster/model_digest.hpp) instead of the objects
+};
 
 // The model read as a daemon reads it (the profile's encodings), digested.
 int write_digest(const SnapshotOptions& opts, core::kube::ApiClient& client) {
@@ -32,8 +39,6 @@ int write_digest(const SnapshotOptions& opts, core::kube::ApiClient& client) {
     }
     return kOk;
 }
-
-}  // namespace
 
 int run_snapshot(const SnapshotOptions& opts) {
     try {
@@ -74,5 +79,27 @@ int run_snapshot(const SnapshotOptions& opts) {
         return kInvalidInput;
     }
 }
+
+const SubcommandRegistration snapshot_registration(
+    {50, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
+         auto* cmd = app.add_subcommand(
+             "snapshot",
+             "Read what kdesched reads from a live cluster (one LIST per kind) and write it as a snapshot file that "
+             "`kdesched simulate --cluster` replays");
+         auto snap = std::make_shared<SnapshotOptions>();
+         cmd->add_option("--kubeconfig", snap->cluster.kubeconfig,
+                         "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or the pod's service account)");
+         cmd->add_option("--context", snap->cluster.context, "The kubeconfig context (default: its current-context)");
+         cmd->add_option("-o,--output", snap->output, "Snapshot file to write (default: stdout)");
+         cmd->add_flag("--digest", snap->digest,
+                       "Write instead the digest of what was read, kind by kind (count and a hash of every field "
+                       "kdesched keeps): equal to a running daemon's GET /debug/model when its model is up to date");
+         cmd->add_option("--config", snap->config,
+                         "Profile whose clientConnection (kubeconfig, qps, burst) to use; default: the embedded one");
+         add_log_level_option(*cmd, common.log_level);
+         return [snap] { return run_snapshot(*snap); };
+     }});
+
+}  // namespace
 
 }  // namespace kd::cli

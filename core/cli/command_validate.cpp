@@ -1,11 +1,13 @@
 // `kdesched validate`: config schema, plugin existence and every plugin's args, all at once.
-#include "cli/commands.hpp"
+#include "cli/subcommand.hpp"
 #include "error.hpp"
 #include "runtime/descheduler.hpp"
 
 #include <iostream>
 
 namespace kd::cli {
+
+namespace {
 
 int run_validate(const CommonOptions& opts, const std::string& config_path) {
     try {
@@ -21,5 +23,19 @@ int run_validate(const CommonOptions& opts, const std::string& config_path) {
         return kInvalidInput;
     }
 }
+
+const SubcommandRegistration validate_registration(
+    {10, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
+         auto* cmd = app.add_subcommand("validate",
+                                        "Check a profiles file: schema, plugins and every plugin's args; "
+                                        "prints every problem with file:line:column, or OK");
+         auto config = std::make_shared<std::string>();
+         cmd->add_option("--config", *config, "DeschedulerConfiguration YAML (or a ConfigMap holding one)")->required();
+         add_plugin_dir_options(*cmd, common);
+         add_log_level_option(*cmd, common.log_level);
+         return [&common, config] { return run_validate(common, *config); };
+     }});
+
+}  // namespace
 
 }  // namespace kd::cli

@@ -1,8 +1,8 @@
 #include "cli/live_cluster.hpp"
 
-#include "kube/cluster_sync.hpp"
-#include "kube/kubeconfig.hpp"
-#include "kube/model_feeder.hpp"
+#include "kube/client/kubeconfig.hpp"
+#include "kube/watch/cluster_sync.hpp"
+#include "kube/watch/model_feeder.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -4,8 +4,8 @@
 
 #include "cluster/cluster_model.hpp"
 #include "config/configuration.hpp"
-#include "kube/api_client.hpp"
-#include "kube/change_queue.hpp"
+#include "kube/client/api_client.hpp"
+#include "kube/watch/change_queue.hpp"
 
 #include <functional>
 #include <memory>

@@ -877,8 +877,4 @@ bool ClusterModel::remove(ObjectKind kind, std::string_view key) {
     }
 }
 
-std::unique_ptr<ClusterSnapshot> ClusterModel::snapshot(int64_t now_ms) const {
-    return std::make_unique<ClusterSnapshot>(*this, now_ms);
-}
-
 }  // namespace kd::core

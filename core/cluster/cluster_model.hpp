@@ -3,9 +3,9 @@
 // as a watch delivers them; replaced kind by kind on a relist (see Relist) — or in bulk by the
 // snapshot decoders (it is an ObjectSink). Every change moves revision() on.
 //
-// Plugins never see the model itself: `snapshot()` builds, per hook call, arrays of pointers into
-// it (no object is copied) wrapped in a kd_snapshot. The model must not change while a snapshot
-// built from it is in use.
+// Plugins never see the model itself: a ClusterSnapshot (cluster_snapshot.hpp) is built over it per
+// hook call — arrays of pointers into it (no object is copied) wrapped in a kd_snapshot. The model must not change
+// while a snapshot built from it is in use.
 //
 // Threading: one thread owns the model, the control thread. Network threads never touch it: they
 // queue what they received, and the control thread applies it between hook calls (see
@@ -133,9 +133,6 @@ public:
     size_t pod_count() const { return pod_index_.size(); }
     size_t node_count() const { return node_by_name_.size(); }
 
-    // The per-cycle view plugins get. `now_ms` is the cycle's clock.
-    std::unique_ptr<ClusterSnapshot> snapshot(int64_t now_ms) const;
-
 private:
     // A free slot has pod.struct_size == 0.
     struct PodRecord {
@@ -232,5 +229,3 @@ private:
 };
 
 }  // namespace kd::core
-
-#include "cluster/cluster_snapshot.hpp"

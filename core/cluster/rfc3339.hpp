@@ -4,7 +4,6 @@
 
 #include <kdesched/rfc3339.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -19,12 +18,6 @@ inline std::string format_micro_time(int64_t unix_ms) {
     char micro[16];
     std::snprintf(micro, sizeof micro, ".%06dZ", static_cast<int>(((unix_ms % 1000) + 1000) % 1000) * 1000);
     return whole.substr(0, whole.size() - 1) + micro;
-}
-
-// The wall clock in Unix milliseconds.
-inline int64_t unix_ms_now() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 }  // namespace kd::core

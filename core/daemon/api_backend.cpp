@@ -1,6 +1,6 @@
 #include "daemon/api_backend.hpp"
 
-#include "kube/resources.hpp"
+#include "kube/client/resources.hpp"
 #include "text/json_writer.hpp"
 #include "text/merge_patch.hpp"
 
@@ -149,7 +149,7 @@ WriteResult write_result(const kube::ApiResult& r, const std::string& what) {
     }
 }
 
-ApiBackend::ApiBackend(kube::ApiClient& client, kube::EventRecorder& events)
+ApiBackend::ApiBackend(kube::ApiClient& client, EventRecorder& events)
     : client_(client), events_(events), secrets_(client) {}
 
 void ApiBackend::set_gate(std::function<bool()> may_write, std::string why) {

@@ -21,9 +21,9 @@
 //  - read_secret: one GET, cached briefly (SecretReader).
 #pragma once
 
-#include "kube/api_client.hpp"
-#include "kube/event_recorder.hpp"
-#include "kube/secret_reader.hpp"
+#include "daemon/event_recorder.hpp"
+#include "kube/client/api_client.hpp"
+#include "kube/client/secret_reader.hpp"
 #include "runtime/cluster_backend.hpp"
 
 #include <rapidjson/document.h>
@@ -39,7 +39,7 @@ class ApiBackend : public ClusterBackend {
 public:
     static constexpr int kConflictRetries = 3;
 
-    ApiBackend(kube::ApiClient& client, kube::EventRecorder& events);
+    ApiBackend(kube::ApiClient& client, EventRecorder& events);
 
     // Writes are refused (KD_WRITE_FORBIDDEN with `why`) while `may_write` says no: a replica
     // that does not hold the lease, or has lost it, writes nothing.
@@ -81,7 +81,7 @@ private:
     std::optional<WriteResult> held_back(std::string_view write, const std::string& what);
 
     kube::ApiClient& client_;
-    kube::EventRecorder& events_;
+    EventRecorder& events_;
     kube::SecretReader secrets_;
     std::optional<bool> eviction_v1_;
     std::function<bool()> may_write_;

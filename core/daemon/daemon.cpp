@@ -4,14 +4,15 @@
 #include "cluster/model_digest.hpp"
 #include "cluster/rfc3339.hpp"
 #include "daemon/api_backend.hpp"
+#include "daemon/event_recorder.hpp"
 #include "daemon/health_server.hpp"
+#include "daemon/leader_elector.hpp"
 #include "daemon/metrics.hpp"
 #include "daemon/model_probe.hpp"
+#include "daemon/wall_clock.hpp"
 #include "error.hpp"
-#include "kube/cluster_sync.hpp"
-#include "kube/event_recorder.hpp"
-#include "kube/leader_elector.hpp"
-#include "kube/model_feeder.hpp"
+#include "kube/watch/cluster_sync.hpp"
+#include "kube/watch/model_feeder.hpp"
 #include "runtime/descheduler.hpp"
 #include "runtime/driver.hpp"
 
@@ -73,11 +74,11 @@ struct Loop {
     DaemonMetrics& metrics;
     HealthState& health;
     ModelProbe& probe;
-    kube::LeaderElector* elector;  // null without leader election
+    LeaderElector* elector;  // null without leader election
     std::atomic<bool> stop{false}, lost{false};
     std::chrono::steady_clock::time_point refreshed{};
 
-    Loop(kube::ClusterSync& s, DaemonMetrics& m, HealthState& h, ModelProbe& p, kube::LeaderElector* e)
+    Loop(kube::ClusterSync& s, DaemonMetrics& m, HealthState& h, ModelProbe& p, LeaderElector* e)
         : sync(s), metrics(m), health(h), probe(p), elector(e) {}
 
     // Applies what the watches delivered and answers /debug/model.
@@ -225,15 +226,15 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
 
     kube::ClusterSync sync(client);
     Loop loop(sync, metrics, health, probe, nullptr);
-    std::unique_ptr<kube::LeaderElector> elector;  // after `loop`: its thread ends before `loop` goes
+    std::unique_ptr<LeaderElector> elector;  // after `loop`: its thread ends before `loop` goes
     if (le.leaderElect) {
-        kube::LeaderElectionOptions lo;
+        LeaderElectionOptions lo;
         lo.ns = le.resourceNamespace;
         lo.name = le.resourceName;
         lo.lease_duration = std::chrono::duration_cast<std::chrono::milliseconds>(le.leaseDuration.value);
         lo.renew_deadline = std::chrono::duration_cast<std::chrono::milliseconds>(le.renewDeadline.value);
         lo.retry_period = std::chrono::duration_cast<std::chrono::milliseconds>(le.retryPeriod.value);
-        elector = std::make_unique<kube::LeaderElector>(client, lo, [&loop] {
+        elector = std::make_unique<LeaderElector>(client, lo, [&loop] {
             // Lost, not released: every write stops now; the process exits non-zero and restarts clean.
             loop.lost = true;
             loop.stop = true;
@@ -245,9 +246,9 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
         loop.stop = true;
     });
 
-    kube::EventRecorderOptions eo;
-    eo.instance = elector ? elector->identity() : kube::make_identity();
-    kube::EventRecorder events(client, eo);
+    EventRecorderOptions eo;
+    eo.instance = elector ? elector->identity() : make_identity();
+    EventRecorder events(client, eo);
     ApiBackend backend(client, events);
     backend.set_gate([&loop] { return loop.leading() && !loop.lost; }, "this replica does not hold the lease");
     backend.set_dry_run(config.dryRun, [&metrics](std::string_view write) { metrics.dry_run_write(write); });

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "config/configuration.hpp"
-#include "kube/api_client.hpp"
+#include "kube/client/api_client.hpp"
 #include "loader/plugin_catalog.hpp"
 
 #include <chrono>

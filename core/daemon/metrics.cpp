@@ -1,7 +1,7 @@
 #include "daemon/metrics.hpp"
 
-#include "kube/request_attributes.hpp"
-#include "kube/resources.hpp"
+#include "kube/client/request_attributes.hpp"
+#include "kube/client/resources.hpp"
 
 #include <prometheus/text_serializer.h>
 #include <kdesched/view.hpp>

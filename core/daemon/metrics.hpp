@@ -5,9 +5,9 @@
 #pragma once
 
 #include "cluster/cluster_model.hpp"
-#include "kube/api_client.hpp"
-#include "kube/cluster_sync.hpp"
-#include "kube/model_feeder.hpp"
+#include "kube/client/api_client.hpp"
+#include "kube/watch/cluster_sync.hpp"
+#include "kube/watch/model_feeder.hpp"
 #include "runtime/host_context.hpp"
 
 #include <prometheus/counter.h>

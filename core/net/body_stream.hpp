@@ -7,7 +7,7 @@
 // inactivity timeout (per read), the User-Agent.
 #pragma once
 
-#include "net/http_client.hpp"
+#include "net/http_types.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -3,7 +3,7 @@
 // handshake as an opaque OpenSSL error), and its use in a TLS context.
 #pragma once
 
-#include "net/http_client.hpp"
+#include "net/http_types.hpp"
 
 #include <boost/asio/ssl/context.hpp>
 

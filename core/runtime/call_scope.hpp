@@ -10,11 +10,11 @@
 
 namespace kd::core {
 
-class ProfileRuntime;
+class InstanceOwner;
 class PluginInstance;
 
 struct CallScope {
-    ProfileRuntime* profile = nullptr;
+    InstanceOwner* profile = nullptr;
     PluginInstance* plugin = nullptr;
     kd_snapshot snapshot{};
     kd_call call{};

@@ -11,7 +11,7 @@ bool Driver::call(DriverCall c, Hook&& hook) {
     if (!env_.before(c)) return false;
     std::optional<std::string> error;
     {
-        auto snap = model_.snapshot(c.now_ms);  // released before `after` changes the model
+        auto snap = std::make_unique<ClusterSnapshot>(model_, c.now_ms);  // released before `after` changes the model
         error = hook(snap->raw());
     }
     env_.after(c, error);

@@ -1,7 +1,7 @@
 #include "runtime/evictor_proxy.hpp"
 
+#include "runtime/instance_owner.hpp"
 #include "runtime/plugin_instance.hpp"
-#include "runtime/profile_runtime.hpp"
 
 #include <kdesched/plugin.hpp>
 

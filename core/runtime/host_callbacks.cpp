@@ -2,8 +2,9 @@
 
 #include "picker/pod_picker.hpp"
 #include "runtime/call_scope.hpp"
+#include "runtime/evictor_proxy.hpp"
+#include "runtime/instance_owner.hpp"
 #include "runtime/plugin_instance.hpp"
-#include "runtime/profile_runtime.hpp"
 
 #include <kdesched/view.hpp>
 
@@ -33,7 +34,7 @@ HostContext& context_of(const kd_host* self) {
 constexpr const char* kNoBackend = "no cluster back end is attached to this run";
 
 void log_cb(const kd_host* self, const kd_call* call, int32_t level, const char* message, size_t size) {
-    const ProfileRuntime& profile = instance_of(self).owner();
+    const InstanceOwner& profile = instance_of(self).owner();
     std::string_view msg(message ? message : "", message ? size : 0);
     if (RunObserver* obs = profile.context().observer)
         obs->on_plugin_log(profile.name(), kd::sv(call->plugin), level, msg);
@@ -71,7 +72,7 @@ kd_status answer(const WriteResult& r, kd_error_sink* err, CallScope& scope) {
 // plugins with periodic work (controllers) write; the rest ask for evictions through
 // kd_host.evict, where filters, limits and dry run apply.
 std::string write_refusal(const PluginInstance& plugin) {
-    const ProfileRuntime& profile = plugin.owner();
+    const InstanceOwner& profile = plugin.owner();
     if (profile.evict_plugin() == &plugin || plugin.entry().tick_hook()) return "";
     return "plugin \"" + plugin.name() + "\" may not write to the cluster: only the profile's evict plugin (" +
            (profile.evict_plugin() ? profile.evict_plugin()->name() : std::string("none")) +
@@ -172,7 +173,7 @@ void event_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str ns, 
 }
 
 void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str subject, kd_str key, kd_str value) {
-    const ProfileRuntime& profile = instance_of(self).owner();
+    const InstanceOwner& profile = instance_of(self).owner();
     if (RunObserver* obs = profile.context().observer)
         obs->on_report(profile.name(), kd::sv(call->plugin), kd::sv(kind), kd::sv(subject), kd::sv(key), kd::sv(value));
 }
@@ -184,7 +185,7 @@ void count_eviction_cb(const kd_host* self, const kd_call* call, const kd_pod* p
 
 kd_status pick_pods_cb(const kd_host* self, const kd_call* call, kd_str picker_json, const kd_pod* const* candidates,
                        size_t candidate_count, uint32_t requested, uint8_t* ranks, kd_error_sink* err) {
-    const ProfileRuntime& profile = instance_of(self).owner();
+    const InstanceOwner& profile = instance_of(self).owner();
     HostContext& ctx = profile.context();
     std::vector<std::string> names;
     names.reserve(candidate_count);

@@ -1,16 +1,14 @@
 #include "runtime/plugin_instance.hpp"
 
 #include "error.hpp"
-#include "runtime/host_callbacks.hpp"
-#include "runtime/profile_runtime.hpp"
+#include "runtime/instance_owner.hpp"
 
 namespace kd::core {
 
-PluginInstance::PluginInstance(const PluginEntry& entry, ProfileRuntime& owner, const std::string& args_json,
-                               int64_t descheduling_interval_ms)
-    : entry_(entry), owner_(owner), host_(make_host(this)) {
-    const std::string& profile = owner.name();
-    std::string instance_id = owner.context().instance_id + "/" + profile;
+void PluginInstance::create(const kd_host& host, const std::string& args_json, int64_t descheduling_interval_ms) {
+    host_ = host;
+    const std::string& profile = owner_.name();
+    std::string instance_id = owner_.context().instance_id + "/" + profile;
     kd_create_info info{sizeof(kd_create_info), kd_str{profile.data(), profile.size()}, descheduling_interval_ms,
                         kd_str{instance_id.data(), instance_id.size()}};
     ErrorSink err;

@@ -10,7 +10,7 @@
 
 namespace kd::core {
 
-class ProfileRuntime;
+class InstanceOwner;
 
 // A hook's answer: ok, or the plugin's error message.
 struct HookStatus {
@@ -20,17 +20,18 @@ struct HookStatus {
 
 class PluginInstance {
 public:
-    // Creates the instance with `args_json`; throws Error carrying the plugin's message
-    // (one "path: problem" per line for args problems).
-    PluginInstance(const PluginEntry& entry, ProfileRuntime& owner, const std::string& args_json,
-                   int64_t descheduling_interval_ms);
+    // An instance of `entry` for `owner`'s profile; create() makes the plugin's side of it.
+    PluginInstance(const PluginEntry& entry, InstanceOwner& owner) : entry_(entry), owner_(owner) {}
+    // Creates the plugin's instance with `args_json`, handing it `host` (make_host of this);
+    // throws Error carrying the plugin's message (one "path: problem" per line for args problems).
+    void create(const kd_host& host, const std::string& args_json, int64_t descheduling_interval_ms);
     ~PluginInstance();
     PluginInstance(const PluginInstance&) = delete;
     PluginInstance& operator=(const PluginInstance&) = delete;
 
     const std::string& name() const { return entry_.name; }
     const PluginEntry& entry() const { return entry_; }
-    ProfileRuntime& owner() const { return owner_; }
+    InstanceOwner& owner() const { return owner_; }
 
     HookStatus deschedule(const kd_call& call);
     HookStatus balance(const kd_call& call);
@@ -43,7 +44,7 @@ public:
 
 private:
     PluginEntry entry_;
-    ProfileRuntime& owner_;
+    InstanceOwner& owner_;
     kd_host host_{};
     kd_plugin_instance* handle_ = nullptr;
     std::string filter_error_;  // keeps an error reason alive for the caller

@@ -1,6 +1,7 @@
 #include "runtime/profile_runtime.hpp"
 
 #include "error.hpp"
+#include "runtime/host_callbacks.hpp"
 
 #include <kdesched/view.hpp>
 
@@ -78,8 +79,9 @@ ProfileRuntime::ProfileRuntime(const Profile& profile, const PluginCatalog& cata
         }
         const PluginConfig* cfg = profile_.configFor(ref.name);
         try {
-            instances_.push_back(std::make_unique<PluginInstance>(*entry, *this, cfg ? cfg->argsJson : "{}",
-                                                                  ctx_.descheduling_interval_ms));
+            auto instance = std::make_unique<PluginInstance>(*entry, *this);
+            instance->create(make_host(instance.get()), cfg ? cfg->argsJson : "{}", ctx_.descheduling_interval_ms);
+            instances_.push_back(std::move(instance));
         } catch (const Error& e) {
             std::string msg = e.what();
             std::string prefix = "plugin " + ref.name + ": ";

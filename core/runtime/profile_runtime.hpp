@@ -8,6 +8,7 @@
 #include "runtime/call_scope.hpp"
 #include "runtime/evictor_proxy.hpp"
 #include "runtime/host_context.hpp"
+#include "runtime/instance_owner.hpp"
 #include "runtime/plugin_instance.hpp"
 
 #include <kdesched/abi.h>
@@ -19,17 +20,17 @@
 
 namespace kd::core {
 
-class ProfileRuntime {
+class ProfileRuntime : public InstanceOwner {
 public:
     // Builds the framework; throws Error listing every problem of this profile (unknown plugin,
     // plugin not implementing the point, duplicates, evict count, plugin args), each with its
     // file:line:column.
     ProfileRuntime(const Profile& profile, const PluginCatalog& catalog, HostContext& ctx);
 
-    const std::string& name() const { return profile_.name; }
+    const std::string& name() const override { return profile_.name; }
     const Profile& profile() const { return profile_; }
-    HostContext& context() const { return ctx_; }
-    const EvictorProxy& evictor() const { return *evictor_; }
+    HostContext& context() const override { return ctx_; }
+    const EvictorProxy& evictor() const override { return *evictor_; }
 
     // Runs every plugin of the point in order on the profile's nodes (every plugin runs even if an
     // earlier one failed). Returns nullopt, or the error: one message, or "[e1, e2]" for several.
@@ -44,7 +45,7 @@ public:
     const std::vector<PluginInstance*>& filter_plugins() const { return filter_; }
     // Instances with a periodic hook, in creation order.
     const std::vector<PluginInstance*>& tick_plugins() const { return tick_; }
-    PluginInstance* evict_plugin() const { return evict_; }
+    PluginInstance* evict_plugin() const override { return evict_; }
     const std::vector<std::unique_ptr<PluginInstance>>& instances() const { return instances_; }
 
 private:

@@ -1,4 +1,4 @@
-#include "runtime/host_context.hpp"
+#include "runtime/run_observer.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,8 +1,8 @@
 #include "simulator/simulated_backend.hpp"
 
-#include "cluster/decode/cluster_files.hpp"
 #include "cluster/decode/field_problem.hpp"
 #include "cluster/decode/migration_patch.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "error.hpp"
 
 #include <kdesched/view.hpp>

@@ -3,8 +3,8 @@
 // and the Pod Picker overlay — a verb missing from a manifest fails here, and so does one granted
 // that the code never uses.
 #include "config/configuration.hpp"
-#include "kube/request_attributes.hpp"
-#include "kube/resources.hpp"
+#include "kube/client/request_attributes.hpp"
+#include "kube/client/resources.hpp"
 #include "manifests.hpp"
 
 #include <catch2/catch.hpp>

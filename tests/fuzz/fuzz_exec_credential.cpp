@@ -1,7 +1,7 @@
 // Fuzz target: what an exec credential plugin prints (an ExecCredential, JSON) through the reader
 // the credentials use: kind and version, token or client certificate and key, expiry.
 #include "error.hpp"
-#include "kube/credentials.hpp"
+#include "kube/client/credentials.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // The reader takes paths, so the bytes go to one file per process in the temporary folder (paths
 // inside the kubeconfig are relative to it).
 #include "error.hpp"
-#include "kube/kubeconfig.hpp"
+#include "kube/client/kubeconfig.hpp"
 
 #include <unistd.h>
 

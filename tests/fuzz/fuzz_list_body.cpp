@@ -3,8 +3,8 @@
 // must also split exactly as the byte-by-byte loop splits it (the 64-byte block scan is a shortcut
 // of it, not a second reading), whatever the bytes.
 #include "cluster/cluster_model.hpp"
-#include "kube/json_stream.hpp"
-#include "kube/response_splitters.hpp"
+#include "kube/watch/json_stream.hpp"
+#include "kube/watch/response_splitters.hpp"
 #include "stream_input.hpp"
 
 #include <cstdio>

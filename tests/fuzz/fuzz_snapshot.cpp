@@ -2,7 +2,7 @@
 // --cluster` loads it. Built twice: KD_FUZZ_ORIGIN's extension picks the reader — snapshot_json
 // (RapidJSON SAX in place) and snapshot_yaml (yaml-cpp behind the guard, then the same decoder).
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "error.hpp"
 
 #include <cstddef>

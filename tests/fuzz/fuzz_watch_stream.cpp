@@ -2,7 +2,7 @@
 // byte), cut into chunks the input chooses; every event's object decoded into a cluster model, an
 // ERROR event's Status read, as the reflector and the model feeder do.
 #include "cluster/cluster_model.hpp"
-#include "kube/response_splitters.hpp"
+#include "kube/watch/response_splitters.hpp"
 #include "stream_input.hpp"
 
 #include <string>

@@ -4,9 +4,9 @@
 // objects are decoded as (a LIST's items and protobuf objects carry none of their own).
 #pragma once
 
-#include "cluster/decode/cluster_files.hpp"
-#include "kube/change_queue.hpp"
-#include "kube/resources.hpp"
+#include "cluster/decode/api_objects.hpp"
+#include "kube/client/resources.hpp"
+#include "kube/watch/change_queue.hpp"
 
 #include <algorithm>
 #include <array>

@@ -9,7 +9,7 @@
 #include "scenario.hpp"
 
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "config/configuration.hpp"
 #include "error.hpp"
 #include "loader/plugin_catalog.hpp"

@@ -2,7 +2,7 @@
 // rules: without this, a safety run with 0 violations would prove nothing.
 #include "safety_auditor.hpp"
 
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 
 #include <catch2/catch.hpp>
 

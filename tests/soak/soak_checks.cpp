@@ -1,6 +1,6 @@
 #include "soak_checks.hpp"
 
-#include "daemon/daemon_harness.hpp"
+#include "daemon_harness.hpp"
 
 #include <fmt/format.h>
 

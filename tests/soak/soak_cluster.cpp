@@ -1,6 +1,6 @@
 #include "soak_cluster.hpp"
 
-#include "daemon/daemon_harness.hpp"
+#include "daemon_harness.hpp"
 
 #include <fmt/format.h>
 

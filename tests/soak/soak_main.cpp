@@ -10,7 +10,7 @@
 #include "soak_checks.hpp"
 #include "soak_cluster.hpp"
 
-#include "daemon/daemon_harness.hpp"
+#include "daemon_harness.hpp"
 #include "run_command.hpp"
 
 #include <fmt/format.h>

@@ -4,8 +4,8 @@
 #include "daemon_bench.hpp"
 #include "fake_apiserver.hpp"
 #include "generate/cluster_generator.hpp"
-#include "kube/cluster_sync.hpp"
-#include "kube/json_stream.hpp"
+#include "kube/watch/cluster_sync.hpp"
+#include "kube/watch/json_stream.hpp"
 #include "list_transfer.hpp"
 #include "process_figures.hpp"
 

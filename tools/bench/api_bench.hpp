@@ -12,7 +12,7 @@ struct ApiBenchOptions {
     uint64_t nodes = 5000, pods = 150000;
     uint64_t events = 100000;  // pod MODIFIED events in the watch burst
     double hot_share = 0.1;
-    std::string server_script;  // tests/support/fake_apiserver.py
+    std::string server_script;  // testkit/fake_apiserver.py
     // Then `kdesched run` (this binary, the default profile in dry run) on the same server: its
     // RSS, CPU while idle between cycles, and cycle time. Empty: skipped.
     std::string daemon_binary, default_profile, plugin_dir;

@@ -5,7 +5,8 @@
 // nothing.
 #include "api_bench.hpp"
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/cluster_snapshot.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "config/configuration.hpp"
 #include "envtest_bench.hpp"
 #include "error.hpp"
@@ -169,7 +170,8 @@ int main(int argc, char** argv) {
             for (int c = 0; c < cycles; ++c) {
                 observer.requests = observer.evicted = 0;
                 auto t0 = Clock::now();
-                auto snap = model->snapshot(1772355600000);  // the generator's NodeMetric time
+                auto snap = std::make_unique<kd::core::ClusterSnapshot>(
+                    *model, 1772355600000);  // the generator's NodeMetric time
                 double snap_ms = ms_since(t0);
                 auto t1 = Clock::now();
                 auto err = descheduler.run_cycle(snap->raw());

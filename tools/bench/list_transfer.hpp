@@ -2,7 +2,7 @@
 // and the network take, to set beside what the client takes to decode the same.
 #pragma once
 
-#include "kube/api_client.hpp"
+#include "kube/client/api_client.hpp"
 #include "process_figures.hpp"
 
 #include <cstdint>

@@ -6,9 +6,9 @@
 //   libprotobuf: ParseFromArray of a PodList declaring only the fields kdesched reads, on an arena
 //                (parsing alone: the drafts would still have to be filled from it)
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/api_objects.hpp"
 #include "cluster/decode/protobuf_wire.hpp"
-#include "kube/protobuf_stream.hpp"
+#include "kube/watch/protobuf_stream.hpp"
 
 #include "k8s_pod_subset.pb.h"
 

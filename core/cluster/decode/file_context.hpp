@@ -2,8 +2,8 @@
 // kind, handing drafts to the sink, counting and noting skipped kinds, and composing errors.
 #pragma once
 
-#include "cluster/decode/cluster_files.hpp"
 #include "cluster/decode/field_problem.hpp"
+#include "cluster/decode/load_report.hpp"
 #include "cluster/decode/object_decoder.hpp"
 
 #include <rapidjson/document.h>

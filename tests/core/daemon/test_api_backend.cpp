@@ -1,14 +1,15 @@
 // The daemon's ClusterBackend over the API (ApiBackend) against the test API server
-// (tests/support/fake_apiserver.py): what each write sends and what the server then holds — the
+// (testkit/fake_apiserver.py): what each write sends and what the server then holds — the
 // Eviction API (a PodDisruptionBudget's 429 refused at once, a 404 as done), merge patches,
 // PodMigrationJob / Reservation with the status subresource, conflicts re-read and written again
 // only when the other half is unchanged, AlreadyExists; the gate and dry run sending nothing; and
 // the mapping of HTTP answers to kd_write_code.
 #include "closed_port.hpp"
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "daemon/api_backend.hpp"
 #include "fake_apiserver.hpp"
+#include "json_at.hpp"
 #include "text/json_writer.hpp"
 
 #include <rapidjson/document.h>
@@ -22,6 +23,7 @@
 
 using namespace kd::core;
 using kd_test::FakeApiServer;
+using kd_test::string_at;
 
 namespace {
 
@@ -66,7 +68,7 @@ const char* kReservation = R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1"
 struct Fixture {
     FakeApiServer server;
     kube::ApiClient client;
-    kube::EventRecorder events;
+    daemon::EventRecorder events;
     daemon::ApiBackend backend;
     ClusterModel model;
     // The PodMigrationJobs and Reservations the model holds, by "kind/name": what the back end
@@ -117,16 +119,6 @@ void sees(Fixture& f, const std::string& kind, const std::string& name) {
     f.seen[kind + "/" + name] = json::text_of(stored(f.server, kind, name));
 }
 
-std::string str(const rapidjson::Value& v, const char* a, const char* b = nullptr, const char* c = nullptr) {
-    const rapidjson::Value* p = &v;
-    for (const char* k : {a, b, c}) {
-        if (!k) break;
-        if (!p->IsObject() || !p->HasMember(k)) return "<missing>";
-        p = &(*p)[k];
-    }
-    return p->IsString() ? p->GetString() : "<not a string>";
-}
-
 // Someone else's write (another controller) with a client of its own, on the job or (`subresource`
 // "/status") its status.
 void patch_job(Fixture& f, const std::string& merge_patch, const std::string& subresource = "") {
@@ -153,10 +145,10 @@ TEST_CASE("api backend: evict_pod sends a policy/v1 Eviction to pods/<name>/evic
     CHECK(evictions[0].code == 201);
     CHECK(evictions[0].content_type == "application/json");
     const auto& b = evictions[0].body;
-    CHECK(str(b, "apiVersion") == "policy/v1");
-    CHECK(str(b, "kind") == "Eviction");
-    CHECK(str(b, "metadata", "name") == "web-1");
-    CHECK(str(b, "metadata", "namespace") == "shop");
+    CHECK(string_at(b, "apiVersion") == "policy/v1");
+    CHECK(string_at(b, "kind") == "Eviction");
+    CHECK(string_at(b, "metadata", "name") == "web-1");
+    CHECK(string_at(b, "metadata", "namespace") == "shop");
     CHECK(stored(f.server, "Pod", "web-1").IsNull());
     CHECK(stored(f.server, "Pod", "web-2").IsObject());
 
@@ -173,7 +165,7 @@ TEST_CASE("api backend: a server without policy/v1 gets a policy/v1beta1 Evictio
     REQUIRE(f.backend.evict_pod(f.pod("web-1"), "", "LowNodeLoad").ok());
     auto evictions = f.server.served("/api/v1/namespaces/shop/pods/web-1/eviction");
     REQUIRE(evictions.size() == 1);
-    CHECK(str(evictions[0].body, "apiVersion") == "policy/v1beta1");
+    CHECK(string_at(evictions[0].body, "apiVersion") == "policy/v1beta1");
 }
 
 TEST_CASE("api backend: a PodDisruptionBudget's 429 is KD_WRITE_REFUSED with the server's message, not retried",
@@ -220,13 +212,13 @@ TEST_CASE("api backend: annotate_pod is a merge patch of one annotation — dele
     REQUIRE(patches.size() == 1);
     CHECK(patches[0].method == "PATCH");
     CHECK(patches[0].content_type == "application/merge-patch+json");
-    CHECK(str(patches[0].body, "metadata", "annotations") == "<not a string>");
+    CHECK(string_at(patches[0].body, "metadata", "annotations") == "<not a string>");
     CHECK(patches[0].body["metadata"]["annotations"].MemberCount() == 1);
-    CHECK(str(patches[0].body["metadata"], "annotations", "example.com/marked") == "yes");
+    CHECK(string_at(patches[0].body["metadata"], "annotations", "example.com/marked") == "yes");
     auto pod = stored(f.server, "Pod", "web-2");
-    CHECK(str(pod, "metadata", "annotations") == "<not a string>");
-    CHECK(str(pod["metadata"], "annotations", "example.com/marked") == "yes");
-    CHECK(str(pod, "spec", "nodeName") == "n1");  // the rest untouched
+    CHECK(string_at(pod, "metadata", "annotations") == "<not a string>");
+    CHECK(string_at(pod["metadata"], "annotations", "example.com/marked") == "yes");
+    CHECK(string_at(pod, "spec", "nodeName") == "n1");  // the rest untouched
 
     REQUIRE(f.backend.delete_pod(f.pod("web-3"), "", "P").ok());
     CHECK(stored(f.server, "Pod", "web-3").IsNull());
@@ -255,8 +247,8 @@ TEST_CASE("api backend: create ignores status — update_status writes it on the
     auto job = stored(f.server, "PodMigrationJob", "move-web-1");
     REQUIRE(job.IsObject());
     CHECK_FALSE(job.HasMember("status"));  // the create's status was dropped by the server
-    CHECK(str(job, "spec", "mode") == "ReservationFirst");
-    CHECK(str(job, "metadata", "resourceVersion") == created.resource_version);
+    CHECK(string_at(job, "spec", "mode") == "ReservationFirst");
+    CHECK(string_at(job, "metadata", "resourceVersion") == created.resource_version);
 
     f.forget_requests();
     WriteResult st = f.backend.update_status(job_json(created.resource_version, "ReservationFirst", "Running"), "M");
@@ -265,9 +257,9 @@ TEST_CASE("api backend: create ignores status — update_status writes it on the
     CHECK(st.resource_version != created.resource_version);
     CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + "/status 200"});
     job = stored(f.server, "PodMigrationJob", "move-web-1");
-    CHECK(str(job, "status", "phase") == "Running");
-    CHECK(str(job, "spec", "mode") == "ReservationFirst");
-    CHECK(str(job, "metadata", "resourceVersion") == st.resource_version);
+    CHECK(string_at(job, "status", "phase") == "Running");
+    CHECK(string_at(job, "spec", "mode") == "ReservationFirst");
+    CHECK(string_at(job, "metadata", "resourceVersion") == st.resource_version);
 
     // A spec update carrying another status: the spec changes, the status stays.
     f.forget_requests();
@@ -276,8 +268,8 @@ TEST_CASE("api backend: create ignores status — update_status writes it on the
     REQUIRE(up.ok());
     CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + " 200"});
     job = stored(f.server, "PodMigrationJob", "move-web-1");
-    CHECK(str(job, "spec", "mode") == "EvictDirectly");
-    CHECK(str(job, "status", "phase") == "Running");
+    CHECK(string_at(job, "spec", "mode") == "EvictDirectly");
+    CHECK(string_at(job, "status", "phase") == "Running");
 
     // And delete_object.
     REQUIRE(f.backend.delete_object("PodMigrationJob", "", "move-web-1", "M").ok());
@@ -299,7 +291,7 @@ TEST_CASE("api backend: a Reservation is created cluster-scoped — a second cre
 
     REQUIRE(f.backend.create_object(job_json("", "ReservationFirst", ""), "M").ok());
     CHECK(f.backend.create_object(job_json("", "EvictDirectly", ""), "M").code == KD_WRITE_EXISTS);
-    CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "ReservationFirst");
+    CHECK(string_at(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "ReservationFirst");
 }
 
 TEST_CASE("api backend: update_status on a stale resourceVersion with the spec unchanged is read again and written",
@@ -309,7 +301,8 @@ TEST_CASE("api backend: update_status on a stale resourceVersion with the spec u
     REQUIRE(created.ok());
     sees(f, "PodMigrationJob", "move-web-1");
     patch_job(f, R"({"metadata":{"annotations":{"other.example.com/seen":"yes"}}})");  // someone else: rv moves
-    const std::string fresh = str(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
+    const std::string fresh =
+        string_at(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
     REQUIRE(fresh != created.resource_version);
 
     f.forget_requests();
@@ -323,11 +316,11 @@ TEST_CASE("api backend: update_status on a stale resourceVersion with the spec u
     // Only the status, with the version it was decided on as the precondition.
     CHECK(json::text_of(patches[0].body) ==
           R"({"status":{"phase":"Running"},"metadata":{"resourceVersion":")" + created.resource_version + R"("}})");
-    CHECK(str(patches[1].body, "metadata", "resourceVersion") == fresh);
+    CHECK(string_at(patches[1].body, "metadata", "resourceVersion") == fresh);
     auto job = stored(f.server, "PodMigrationJob", "move-web-1");
-    CHECK(str(job, "status", "phase") == "Running");
-    CHECK(str(job["metadata"], "annotations", "other.example.com/seen") == "yes");  // theirs kept
-    CHECK(r.resource_version == str(job, "metadata", "resourceVersion"));
+    CHECK(string_at(job, "status", "phase") == "Running");
+    CHECK(string_at(job["metadata"], "annotations", "other.example.com/seen") == "yes");  // theirs kept
+    CHECK(r.resource_version == string_at(job, "metadata", "resourceVersion"));
 }
 
 TEST_CASE("api backend: update_status after someone changed the spec is KD_WRITE_CONFLICT, not written again",
@@ -347,14 +340,14 @@ TEST_CASE("api backend: update_status after someone changed the spec is KD_WRITE
           std::vector<std::string>{"PATCH " + kJob + "/status 409", "GET " + kJob + " 200"});
     auto job = stored(f.server, "PodMigrationJob", "move-web-1");
     CHECK_FALSE(job.HasMember("status"));
-    CHECK(str(job, "spec", "mode") == "EvictDirectly");
+    CHECK(string_at(job, "spec", "mode") == "EvictDirectly");
 }
 
 TEST_CASE("api backend: update (spec) is written again when only metadata moved, refused when the status changed",
           "[daemon][api_backend]") {
     Fixture f;
     REQUIRE(f.backend.create_object(job_json("", "ReservationFirst", ""), "M").ok());
-    std::string rv = str(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
+    std::string rv = string_at(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
     WriteResult st = f.backend.update_status(job_json(rv, "ReservationFirst", "Pending"), "M");
     REQUIRE(st.ok());
     sees(f, "PodMigrationJob", "move-web-1");
@@ -368,8 +361,8 @@ TEST_CASE("api backend: update (spec) is written again when only metadata moved,
     CHECK(summary(f.server, kJobs) ==
           std::vector<std::string>{"PATCH " + kJob + " 409", "GET " + kJob + " 200", "PATCH " + kJob + " 200"});
     auto job = stored(f.server, "PodMigrationJob", "move-web-1");
-    CHECK(str(job, "spec", "mode") == "EvictDirectly");
-    CHECK(str(job["metadata"], "annotations", "a") == "1");  // theirs kept
+    CHECK(string_at(job, "spec", "mode") == "EvictDirectly");
+    CHECK(string_at(job["metadata"], "annotations", "a") == "1");  // theirs kept
 
     // The status changed since it was read (Pending → Running): the spec write was decided on
     // something that no longer holds.
@@ -379,7 +372,7 @@ TEST_CASE("api backend: update (spec) is written again when only metadata moved,
     WriteResult stale = f.backend.update_object(job_json(up.resource_version, "ReservationFirst", "Pending"), "M");
     CHECK(stale.code == KD_WRITE_CONFLICT);
     CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PATCH " + kJob + " 409", "GET " + kJob + " 200"});
-    CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "EvictDirectly");
+    CHECK(string_at(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "EvictDirectly");
 }
 
 TEST_CASE("api backend: conflicts are written again at most kConflictRetries times", "[daemon][api_backend]") {
@@ -434,7 +427,8 @@ TEST_CASE(
     const std::string given = f.seen["PodMigrationJob/move-web-1"];
     // Another controller adds a finalizer after the model saw the job.
     patch_job(f, R"({"metadata":{"finalizers":["example.com/keep","example.com/other"]}})");
-    const std::string fresh = str(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
+    const std::string fresh =
+        string_at(stored(f.server, "PodMigrationJob", "move-web-1"), "metadata", "resourceVersion");
 
     // The plugin marks the job (spec half), then writes a condition (status half).
     f.forget_requests();
@@ -467,18 +461,18 @@ TEST_CASE(
     const auto& meta = job["metadata"];
     REQUIRE(meta["finalizers"].Size() == 2);
     CHECK(std::string(meta["finalizers"][1].GetString()) == "example.com/other");
-    CHECK(str(meta["ownerReferences"][0], "uid") == "cm-uid");
-    CHECK(str(meta, "labels", "team") == "shop");
-    CHECK(str(meta, "annotations", "note") == "by hand");
-    CHECK(str(meta, "annotations", "descheduler.koordinator.sh/passed-arbitration") == "true");
-    CHECK(str(job, "spec", "ttl") == "5m");
+    CHECK(string_at(meta["ownerReferences"][0], "uid") == "cm-uid");
+    CHECK(string_at(meta, "labels", "team") == "shop");
+    CHECK(string_at(meta, "annotations", "note") == "by hand");
+    CHECK(string_at(meta, "annotations", "descheduler.koordinator.sh/passed-arbitration") == "true");
+    CHECK(string_at(job, "spec", "ttl") == "5m");
     CHECK(job["spec"]["deleteOptions"]["gracePeriodSeconds"].GetInt() == 7);
-    CHECK(str(job["spec"]["reservationOptions"]["template"]["metadata"], "labels", "r") == "1");
+    CHECK(string_at(job["spec"]["reservationOptions"]["template"]["metadata"], "labels", "r") == "1");
     CHECK(job["spec"]["futureSpecField"]["level"].GetInt() == 3);
     CHECK(job["futureTopLevel"]["kept"].GetBool());
-    CHECK(str(job, "status", "phase") == "Running");
-    CHECK(str(job, "status", "futureStatusField") == "x");
-    CHECK(str(job["status"]["conditions"][0], "type") == "Eviction");
+    CHECK(string_at(job, "status", "phase") == "Running");
+    CHECK(string_at(job, "status", "futureStatusField") == "x");
+    CHECK(string_at(job["status"]["conditions"][0], "type") == "Eviction");
 }
 
 TEST_CASE("api backend: an object the model has not seen is updated whole (PUT) — a conflict goes back to the plugin",
@@ -491,7 +485,7 @@ TEST_CASE("api backend: an object the model has not seen is updated whole (PUT) 
     WriteResult r = f.backend.update_object(job_json(created.resource_version, "EvictDirectly", ""), "M");
     CHECK(r.code == KD_WRITE_CONFLICT);
     CHECK(summary(f.server, kJobs) == std::vector<std::string>{"PUT " + kJob + " 409"});
-    CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1")["metadata"], "annotations", "a") == "1");
+    CHECK(string_at(stored(f.server, "PodMigrationJob", "move-web-1")["metadata"], "annotations", "a") == "1");
 }
 
 TEST_CASE("api backend: writes of other kinds, or without a name, are KD_WRITE_INVALID and sent nowhere",
@@ -579,12 +573,12 @@ TEST_CASE("api backend: record_event hands the event to the recorder", "[daemon]
     auto sent = f.server.served("/apis/events.k8s.io/");
     REQUIRE(sent.size() == 1);
     CHECK(sent[0].path == "/apis/events.k8s.io/v1/namespaces/default/events");
-    CHECK(str(sent[0].body, "regarding", "kind") == "PodMigrationJob");
-    CHECK(str(sent[0].body, "regarding", "name") == "move-web-1");
-    CHECK(str(sent[0].body, "type") == "Warning");
-    CHECK(str(sent[0].body, "reason") == "MigrationFailed");
-    CHECK(str(sent[0].body, "action") == "Migrating");
-    CHECK(str(sent[0].body, "note") == "no room");
+    CHECK(string_at(sent[0].body, "regarding", "kind") == "PodMigrationJob");
+    CHECK(string_at(sent[0].body, "regarding", "name") == "move-web-1");
+    CHECK(string_at(sent[0].body, "type") == "Warning");
+    CHECK(string_at(sent[0].body, "reason") == "MigrationFailed");
+    CHECK(string_at(sent[0].body, "action") == "Migrating");
+    CHECK(string_at(sent[0].body, "note") == "no room");
     CHECK(f.events.counters().created == 1);
 }
 
@@ -619,7 +613,7 @@ TEST_CASE("api backend: the server's 403, 422 and 500 answers as write codes", "
         CHECK(r.code == KD_WRITE_INVALID);
         CHECK_THAT(r.message, Catch::Contains("HTTP 422"));
         CHECK_THAT(r.message, Catch::Contains("resourceVersion"));
-        CHECK(str(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "ReservationFirst");
+        CHECK(string_at(stored(f.server, "PodMigrationJob", "move-web-1"), "spec", "mode") == "ReservationFirst");
     }
     SECTION("500 → retried by the client, then KD_WRITE_TRANSIENT") {
         f.server.faults(R"([{"method":"POST","path":")" + kJobs +
@@ -635,7 +629,7 @@ TEST_CASE("api backend: the server's 403, 422 and 500 answers as write codes", "
         auto o = client_options();
         o.max_attempts = 1;
         kube::ApiClient nowhere(c, o);
-        kube::EventRecorder events(nowhere, {});
+        daemon::EventRecorder events(nowhere, {});
         daemon::ApiBackend backend(nowhere, events);
         WriteResult r = backend.create_object(job_json("", "ReservationFirst", ""), "M");
         CHECK(r.code == KD_WRITE_TRANSIENT);

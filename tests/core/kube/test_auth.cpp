@@ -2,7 +2,7 @@
 // CA (and refused without it), bearer tokens, client certificates, exec credential plugins run
 // again after a 401, and tls-server-name.
 #include "fake_apiserver.hpp"
-#include "kube/api_client.hpp"
+#include "kube/client/api_client.hpp"
 #include "test_pki.hpp"
 
 #include <catch2/catch.hpp>

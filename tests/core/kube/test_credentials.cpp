@@ -2,7 +2,7 @@
 // cached until their expiry and run again after a 401, with every failure of a plugin said with
 // its command, exit code and stderr.
 #include "error.hpp"
-#include "kube/credentials.hpp"
+#include "kube/client/credentials.hpp"
 
 #include <kdesched/rfc3339.hpp>
 

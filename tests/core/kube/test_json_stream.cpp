@@ -1,5 +1,5 @@
 // LIST bodies and watch streams split as they arrive, whatever the chunk boundaries.
-#include "kube/json_stream.hpp"
+#include "kube/watch/json_stream.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // $KUBECONFIG list, contexts, relative paths, TLS material checked where it is configured, the
 // in-cluster service account — and a clear message naming file, line, context or user otherwise.
 #include "error.hpp"
-#include "kube/kubeconfig.hpp"
+#include "kube/client/kubeconfig.hpp"
 #include "test_pki.hpp"
 
 #include <catch2/catch.hpp>

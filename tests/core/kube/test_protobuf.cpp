@@ -2,9 +2,11 @@
 // for every built-in kind kdesched reads, the server's JSON and protobuf answers to the same LIST
 // (and the same watch), made by tools/protobuf-fixtures.sh from objects.yaml. Both encodings
 // must give exactly the same drafts, whatever the chunk boundaries of the body.
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/api_objects.hpp"
 #include "cluster/decode/protobuf_wire.hpp"
-#include "kube/response_splitters.hpp"
+#include "cluster/decode/snapshot_files.hpp"
+#include "kube/client/api_status.hpp"
+#include "kube/watch/response_splitters.hpp"
 #include "recording_sink.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,11 +1,11 @@
-// Reflectors against the test API server (tests/support/fake_apiserver.py): the model equals the
+// Reflectors against the test API server (testkit/fake_apiserver.py): the model equals the
 // server's state after each fault a live cluster produces — paged lists and an expired continue
 // token, 410 Gone on list and watch, 429 with Retry-After, 500s, a connection dropped mid-stream,
 // a stalled stream, slow bodies, a server restart with its resourceVersions reset — and kinds
 // the server does not serve (404) or forbids (403) are said clearly while the rest works. The
 // fault scenarios run twice: with JSON, and with protobuf as kdesched asks for it by default.
 #include "fake_apiserver.hpp"
-#include "kube/cluster_sync.hpp"
+#include "kube/watch/cluster_sync.hpp"
 #include "server_drafts.hpp"
 
 #include <rapidjson/document.h>

@@ -1,7 +1,7 @@
 // What the API server's authorizer sees in each request kdesched makes, and the client's refusal
 // of any request its verb table does not declare (so deploy/'s RBAC and the code cannot drift).
-#include "kube/api_client.hpp"
-#include "kube/request_attributes.hpp"
+#include "kube/client/api_client.hpp"
+#include "kube/client/request_attributes.hpp"
 
 #include <catch2/catch.hpp>
 

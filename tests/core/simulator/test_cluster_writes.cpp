@@ -2,7 +2,8 @@
 // annotate pods, events); the simulator back end checks each write when it is made and applies
 // it between cycles.
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/cluster_snapshot.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "config/configuration.hpp"
 #include "loader/plugin_catalog.hpp"
 #include "simulator/simulated_backend.hpp"
@@ -154,7 +155,7 @@ profiles:
     CHECK(back.pod_ref == job.pod_ref);
     CHECK(back.ttl == job.ttl);
     CHECK(back.annotations == job.annotations);
-    CHECK(kd::Snapshot(&m.snapshot(0)->raw()).list_objects("Service") == "[]");
+    CHECK(kd::Snapshot(&ClusterSnapshot(m, 0).raw()).list_objects("Service") == "[]");
 
     REQUIRE(report.cycles[0].events.size() == 1);
     const EventReport& e = report.cycles[0].events[0];

@@ -4,7 +4,7 @@
 // finalizers, owner references, fields of a newer CRD at every level, the user's spelling of a
 // duration — is still there after every update kdesched made.
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "config/configuration.hpp"
 #include "json_at.hpp"
 #include "loader/plugin_catalog.hpp"

@@ -5,10 +5,10 @@
 // kdesched asks for first for built-in kinds) exactly as in JSON.
 #include "api_loader.hpp"
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "crd_installer.hpp"
 #include "envtest.hpp"
-#include "kube/cluster_sync.hpp"
+#include "kube/watch/cluster_sync.hpp"
 #include "run_command.hpp"
 #include "server_drafts.hpp"
 

@@ -1,8 +1,8 @@
 // The Pod Picker demo end to end: the example picker service (python3) on a port of its own, the
 // real kdesched binary simulating examples/clusters/pod-picker.json with its profile. The
 // picker's choice differs from LowNodeLoad's built-in order, and every failure falls back to it.
-#include "../run_command.hpp"
 #include "picker_service.hpp"
+#include "run_command.hpp"
 
 #include <rapidjson/document.h>
 

@@ -2,7 +2,8 @@
 // PodMigrationJobs and Reservations fits Koordinator's CRDs (their schema facts in tests/data/crd), so what kdesched
 // stores and writes back is what a real koord-scheduler and koord-descheduler would accept.
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/cluster_snapshot.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 #include "crd_schema.hpp"
 
 #include <kdesched/view.hpp>
@@ -19,7 +20,7 @@ using namespace kd::core;
 TEST_CASE("PodMigrationJobs and Reservations listed to plugins fit the CRDs", "[decode][crd]") {
     ClusterModel model;
     load_cluster_files({std::string(KD_DECODE_DATA_DIR) + "/cluster.json"}, model);
-    auto snap = model.snapshot(0);
+    auto snap = std::make_unique<ClusterSnapshot>(model, 0);
     kd::Snapshot s(&snap->raw());
     for (const char* kind : {"PodMigrationJob", "Reservation"}) {
         CrdSchema schema(std::string(KD_CRD_FACTS_DIR) + "/" +

@@ -1,5 +1,6 @@
 // The cluster model fed incrementally (add, update, delete by UID) and the snapshot built from it.
 #include "cluster/cluster_model.hpp"
+#include "cluster/cluster_snapshot.hpp"
 #include "cluster/pod_derivations.hpp"
 
 #include <kdesched/view.hpp>
@@ -174,7 +175,7 @@ TEST_CASE("the snapshot lists ready nodes by name and pods grouped per node", "[
     metric.pods.push_back({"a", "x", {{"cpu", 250}}});
     m.on_node_metric(metric);
 
-    auto snap = m.snapshot(9000);
+    auto snap = std::make_unique<ClusterSnapshot>(m, 9000);
     kd::Snapshot s(&snap->raw());
     CHECK(s.now_ms() == 9000);
     std::vector<std::string> nodes;

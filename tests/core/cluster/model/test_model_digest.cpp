@@ -2,7 +2,7 @@
 // the same objects in any order or through any history of updates, different in exactly the kind
 // of an object whose kept field differs.
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/decode/api_objects.hpp"
 #include "cluster/model_digest.hpp"
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,8 @@
 // kind (objects deleted while disconnected disappear), one bad object skipped without losing the
 // others, and the revision moving on with every change.
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/cluster_snapshot.hpp"
+#include "cluster/decode/api_objects.hpp"
 #include "cluster/relist.hpp"
 
 #include <kdesched/view.hpp>
@@ -56,7 +57,7 @@ TEST_CASE("every kind the model keeps can be deleted by key, and the revision mo
     CHECK(m.secret("shop", "token") == nullptr);
     CHECK(m.revision() > r1);
     // Snapshots show the revision they were built from (kd_snapshot.revision, API 1.2).
-    CHECK(kd::Snapshot(&m.snapshot(0)->raw()).revision() == m.revision());
+    CHECK(kd::Snapshot(&ClusterSnapshot(m, 0).raw()).revision() == m.revision());
 }
 
 TEST_CASE("keys of objects without a UID are derived the same way for storing and for relists", "[model][watch]") {

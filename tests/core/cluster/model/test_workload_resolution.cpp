@@ -1,7 +1,8 @@
 // kd_snapshot.pod_workload: Kubernetes' controller finder over the model (as koord's
 // controllerfinder).
 #include "cluster/cluster_model.hpp"
-#include "cluster/decode/cluster_files.hpp"
+#include "cluster/cluster_snapshot.hpp"
+#include "cluster/decode/snapshot_files.hpp"
 
 #include <kdesched/view.hpp>
 
@@ -63,7 +64,7 @@ struct Resolved {
 };
 
 Resolved resolve(const ClusterModel& model, const std::string& pod_name) {
-    auto snap = model.snapshot(0);
+    auto snap = std::make_unique<ClusterSnapshot>(model, 0);
     kd::Snapshot s(&snap->raw());
     auto p = s.find_pod("shop", pod_name);
     REQUIRE(p);

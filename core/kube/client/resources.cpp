@@ -1,0 +1,103 @@
+#include "kube/client/resources.hpp"
+
+namespace kd::core::kube {
+
+namespace {
+
+const std::vector<ApiResource> kResources = {
+    {"", "v1", "nodes", "Node", false, "", false},
+    {"", "v1", "pods", "Pod", true, "", false},
+    {"slo.koordinator.sh", "v1alpha1", "nodemetrics", "NodeMetric", false,
+     "LowNodeLoad (node usage comes from koordlet's NodeMetrics)", true},
+    {"apps", "v1", "replicasets", "ReplicaSet", true, "", false},
+    {"apps", "v1", "deployments", "Deployment", true, "", false},
+    {"apps", "v1", "statefulsets", "StatefulSet", true, "", false},
+    {"batch", "v1", "jobs", "Job", true, "", false},
+    {"apps", "v1", "daemonsets", "DaemonSet", true, "", false},
+    {"", "v1", "replicationcontrollers", "ReplicationController", true, "", false},
+    {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, "", false},
+    {"", "v1", "namespaces", "Namespace", false, "", false},
+    {"scheduling.koordinator.sh", "v1alpha1", "podmigrationjobs", "PodMigrationJob", false,
+     "MigrationController (Koordinator's PodMigrationJob CRD)", true},
+    {"scheduling.koordinator.sh", "v1alpha1", "reservations", "Reservation", false,
+     "MigrationController (Koordinator's Reservation CRD)", true},
+};
+
+// Secrets are read one at a time (the Pod Picker's secretKeyRef), never listed.
+const ApiResource kSecrets{"", "v1", "secrets", "Secret", true, "the Pod Picker's secretKeyRef headers", false};
+
+const std::vector<ApiVerb> kVerbs = [] {
+    constexpr Grant cluster = Grant::cluster_role;
+    std::vector<ApiVerb> v;
+    for (const auto& r : kResources)
+        for (std::string_view verb : {"get", "list", "watch"}) v.push_back({verb, r.group, r.resource, cluster});
+    // Evictions (policy/v1 or v1beta1, both under the core group's pods) and the other pod writes.
+    v.push_back({"create", "", "pods/eviction", cluster});
+    v.push_back({"delete", "", "pods", cluster});
+    v.push_back({"patch", "", "pods", cluster});
+    // MigrationController's objects and their status subresource: updates are merge patches of
+    // what changed (update: the whole object, for one the model has not seen yet).
+    for (std::string_view res : {"podmigrationjobs", "reservations"}) {
+        for (std::string_view verb : {"create", "update", "patch", "delete"})
+            v.push_back({verb, "scheduling.koordinator.sh", res, cluster});
+    }
+    for (std::string_view res : {"podmigrationjobs/status", "reservations/status"})
+        for (std::string_view verb : {"update", "patch"})
+            v.push_back({verb, "scheduling.koordinator.sh", res, cluster});
+    // Events: events.k8s.io/v1, core/v1 where the server has only that.
+    for (std::string_view group : {"events.k8s.io", ""})
+        for (std::string_view verb : {"create", "patch"}) v.push_back({verb, group, "events", cluster});
+    // The leader-election Lease, in its own namespace.
+    for (std::string_view verb : {"get", "create", "update"})
+        v.push_back({verb, "coordination.k8s.io", "leases", Grant::lease_role});
+    v.push_back({"get", "", "secrets", Grant::pod_picker_overlay});
+    return v;
+}();
+
+}  // namespace
+
+std::string ApiResource::group_version() const {
+    return group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
+}
+
+std::string ApiResource::collection_path(std::string_view ns) const {
+    std::string out = group.empty() ? "/api/v1" : "/apis/" + group_version();
+    if (namespaced && !ns.empty()) out += "/namespaces/" + std::string(ns);
+    return out + "/" + std::string(resource);
+}
+
+std::string ApiResource::object_path(std::string_view ns, std::string_view name) const {
+    return collection_path(ns) + "/" + std::string(name);
+}
+
+std::string ApiResource::rbac_rule(std::string_view verb) const {
+    return kube::rbac_rule(verb, resource, group);
+}
+
+std::string rbac_rule(std::string_view verb, std::string_view resource, std::string_view group) {
+    return "verb \"" + std::string(verb) + "\" on \"" + std::string(resource) + "\" in API group \"" +
+           std::string(group) + "\"";
+}
+const std::vector<ApiResource>& watched_resources() {
+    return kResources;
+}
+
+const ApiResource& resource_of(ObjectKind kind) {
+    if (kind == ObjectKind::secret) return kSecrets;
+    for (const auto& r : kResources)
+        if (r.kind == kind_name(kind)) return r;
+    return kResources.front();  // every other kind is in the table
+}
+
+std::optional<ApiResource> resource_by_kind(std::string_view kind) {
+    if (kind == "Secret") return kSecrets;
+    for (const auto& r : kResources)
+        if (r.kind == kind) return r;
+    return std::nullopt;
+}
+
+const std::vector<ApiVerb>& api_verbs() {
+    return kVerbs;
+}
+
+}  // namespace kd::core::kube
