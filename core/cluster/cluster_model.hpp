@@ -15,8 +15,8 @@
 #include "cluster/array_pool.hpp"
 #include "cluster/content_key.hpp"
 #include "cluster/drafts.hpp"
+#include "cluster/kind_table.hpp"
 #include "cluster/migration_objects.hpp"
-#include "cluster/object_kind.hpp"
 #include "cluster/slot_index.hpp"
 #include "cluster/string_pool.hpp"
 

@@ -1,8 +1,8 @@
 #include "cluster/model_digest.hpp"
 
 #include "cluster/cluster_model.hpp"
+#include "cluster/kind_table.hpp"
 #include "cluster/migration_json.hpp"
-#include "cluster/object_kind.hpp"
 
 #include <cinttypes>
 #include <cstdio>

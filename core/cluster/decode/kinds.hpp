@@ -1,33 +1,32 @@
-// Which object kinds a snapshot decoder reads, and how.
+// Which object kinds a snapshot decoder reads, and how: the decoders' view of the kind table
+// (cluster/kind_table.hpp).
 #pragma once
+
+#include "cluster/kind_table.hpp"
 
 #include <string_view>
 
 namespace kd::core::decode {
 
-enum class Kind : unsigned char {
-    pod,
-    node,
-    node_metric,
-    workload,  // ReplicaSet, Deployment, StatefulSet, ReplicationController, Job, DaemonSet
-    pdb,
-    namespace_,
-    secret,
-    migration_job,  // rare kinds: recorded into a DOM and read from there
-    reservation,
-    other,  // skipped with a note
-};
+using Kind = DraftKind;
 
-Kind classify_kind(std::string_view kind);
+// The draft kind of a Kubernetes kind; Kind::other for one kdesched does not read.
+inline Kind classify_kind(std::string_view kind) {
+    const KindInfo* k = kind_info(kind);
+    return k ? k->draft : Kind::other;
+}
 
 // Kinds read straight from the event stream into a draft (the rest are rare or skipped).
 inline bool is_drafted(Kind k) {
     return k < Kind::migration_job;
 }
 
-// The apiVersion a CRD kind must have to be read ("" = any: core kinds are not checked, their
-// groups and versions have moved over the years while the fields we read have not).
-std::string_view required_api_version(Kind k);
+// The apiVersion a kind must have to be read ("" = any: core kinds are not checked, their groups
+// and versions have moved over the years while the fields we read have not; a CRD's is).
+inline std::string_view required_api_version(std::string_view kind) {
+    const KindInfo* k = kind_info(kind);
+    return k && k->custom ? k->api_version : std::string_view();
+}
 
 // "PodList" → "Pod" (the kind of items that carry none), "List" → "".
 std::string_view item_kind_of_list(std::string_view list_kind);

@@ -4,27 +4,24 @@ namespace kd::core::kube {
 
 namespace {
 
-const std::vector<ApiResource> kResources = {
-    {"", "v1", "nodes", "Node", false, "", false},
-    {"", "v1", "pods", "Pod", true, "", false},
-    {"slo.koordinator.sh", "v1alpha1", "nodemetrics", "NodeMetric", false,
-     "LowNodeLoad (node usage comes from koordlet's NodeMetrics)", true},
-    {"apps", "v1", "replicasets", "ReplicaSet", true, "", false},
-    {"apps", "v1", "deployments", "Deployment", true, "", false},
-    {"apps", "v1", "statefulsets", "StatefulSet", true, "", false},
-    {"batch", "v1", "jobs", "Job", true, "", false},
-    {"apps", "v1", "daemonsets", "DaemonSet", true, "", false},
-    {"", "v1", "replicationcontrollers", "ReplicationController", true, "", false},
-    {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, "", false},
-    {"", "v1", "namespaces", "Namespace", false, "", false},
-    {"scheduling.koordinator.sh", "v1alpha1", "podmigrationjobs", "PodMigrationJob", false,
-     "MigrationController (Koordinator's PodMigrationJob CRD)", true},
-    {"scheduling.koordinator.sh", "v1alpha1", "reservations", "Reservation", false,
-     "MigrationController (Koordinator's Reservation CRD)", true},
-};
+ApiResource resource_from(const KindInfo& k) {
+    return {k.group, k.version, k.plural, k.name, k.namespaced, k.needed_by, k.custom};
+}
 
-// Secrets are read one at a time (the Pod Picker's secretKeyRef), never listed.
-const ApiResource kSecrets{"", "v1", "secrets", "Secret", true, "the Pod Picker's secretKeyRef headers", false};
+// Every row of the kind table (cluster/kind_table.hpp), in its order; those listed and watched
+// first.
+const std::vector<ApiResource> kAll = [] {
+    std::vector<ApiResource> v;
+    for (const KindInfo& k : kKindTable) v.push_back(resource_from(k));
+    return v;
+}();
+
+const std::vector<ApiResource> kResources = [] {
+    std::vector<ApiResource> v;
+    for (const KindInfo& k : kKindTable)
+        if (k.listed) v.push_back(resource_from(k));
+    return v;
+}();
 
 const std::vector<ApiVerb> kVerbs = [] {
     constexpr Grant cluster = Grant::cluster_role;
@@ -83,17 +80,12 @@ const std::vector<ApiResource>& watched_resources() {
 }
 
 const ApiResource& resource_of(ObjectKind kind) {
-    if (kind == ObjectKind::secret) return kSecrets;
-    for (const auto& r : kResources)
-        if (r.kind == kind_name(kind)) return r;
-    return kResources.front();  // every other kind is in the table
+    return kAll[static_cast<size_t>(kind)];
 }
 
 std::optional<ApiResource> resource_by_kind(std::string_view kind) {
-    if (kind == "Secret") return kSecrets;
-    for (const auto& r : kResources)
-        if (r.kind == kind) return r;
-    return std::nullopt;
+    const KindInfo* k = kind_info(kind);
+    return k ? std::optional<ApiResource>(kAll[static_cast<size_t>(k->kind)]) : std::nullopt;
 }
 
 const std::vector<ApiVerb>& api_verbs() {

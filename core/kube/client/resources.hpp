@@ -1,9 +1,10 @@
-// The API resources kdesched reads and writes: their group, version, plural, scope, and what
-// needs them — the one table the reflectors, the writers, messages (a CRD that is not served, a
-// missing RBAC rule) and the RBAC manifest's test work from.
+// The API resources kdesched reads and writes — each kind's row of cluster/kind_table.hpp as the
+// API serves it (group, version, plural, scope, what needs it) — and the requests it may make:
+// what the reflectors, the writers, messages (a CRD that is not served, a missing RBAC rule) and
+// the RBAC manifest's test work from.
 #pragma once
 
-#include "cluster/object_kind.hpp"
+#include "cluster/kind_table.hpp"
 
 #include <optional>
 #include <string>
@@ -33,7 +34,7 @@ struct ApiResource {
 // `verb "create" on "pods/eviction" in API group ""`.
 std::string rbac_rule(std::string_view verb, std::string_view resource, std::string_view group);
 
-// Every kind the cluster model keeps, in the order reflectors start.
+// Every kind read by list + watch, in the order reflectors start.
 const std::vector<ApiResource>& watched_resources();
 // The resource of a model kind.
 const ApiResource& resource_of(ObjectKind kind);

@@ -5,7 +5,7 @@
 // the reads instead of growing memory.
 #pragma once
 
-#include "cluster/object_kind.hpp"
+#include "cluster/kind_table.hpp"
 
 #include <condition_variable>
 #include <cstddef>

@@ -126,13 +126,6 @@ std::chrono::milliseconds Reflector::next_backoff() {
 Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
     const std::string what = std::string(resource_.kind) + " (" + resource_.collection_path() + ")";
     if (r.code == 404) {
-        stats_.not_served = true;
-        // An empty, synced kind: the plugins that need it see none rather than waiting forever.
-        if (!stats_.listed) {
-            queue_.push(Change::of(Change::Type::list_start, kind_));
-            queue_.push(Change::of(Change::Type::list_done, kind_));
-            stats_.listed = true;
-        }
         set_error(what + " is not served by the API server (404)");
         // Only Koordinator's kinds name what needs them; a built-in kind missing is a server problem.
         if (!reported_ && !resource_.needed_by.empty())
@@ -147,6 +140,14 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
                 "and checks again",
                 what, r.status.message);
         reported_ = true;
+        // Said before the kind counts as synced: whoever sees it synced finds the reason logged.
+        stats_.not_served = true;
+        // An empty, synced kind: the plugins that need it see none rather than waiting forever.
+        if (!stats_.listed) {
+            queue_.push(Change::of(Change::Type::list_start, kind_));
+            queue_.push(Change::of(Change::Type::list_done, kind_));
+            stats_.listed = true;
+        }
         return Outcome::retry;
     }
     if (r.code == 403) {  // the API client has logged the rule to grant
