@@ -110,7 +110,7 @@ void FileContext::decode_object(const rapidjson::Value& obj, size_t index, std::
         return;
     }
     if (k == Kind::other) return skipped(kind);
-    std::string_view wanted = required_api_version(kind);
+    std::string_view wanted = required_api_version(k);
     if (!api.empty() && api != wanted) return skipped(kind, api, wanted);
     std::string_view ns = meta_member(obj, "namespace"), name = meta_member(obj, "name");
     auto read = [&](auto reader) {
@@ -131,7 +131,7 @@ void FileContext::decode_object(const rapidjson::Value& obj, size_t index, std::
 
 void FileContext::finish_decoded(size_t index, const LocationIndex* where, const std::string& path) {
     const ObjectDecoder& d = decoder_;
-    std::string_view wanted = required_api_version(d.kind_name());
+    std::string_view wanted = required_api_version(d.kind());
     if (!wanted.empty() && !d.api_version().empty() && d.api_version() != wanted)
         return skipped(d.kind_name(), d.api_version(), wanted);
     if (d.problem()) fail(index, d.kind_name(), d.meta().ns, d.meta().name, *d.problem(), where, path);

@@ -22,10 +22,12 @@ inline bool is_drafted(Kind k) {
 }
 
 // The apiVersion a kind must have to be read ("" = any: core kinds are not checked, their groups
-// and versions have moved over the years while the fields we read have not; a CRD's is).
-inline std::string_view required_api_version(std::string_view kind) {
-    const KindInfo* k = kind_info(kind);
-    return k && k->custom ? k->api_version : std::string_view();
+// and versions have moved over the years while the fields we read have not; a CRD's is). Asked
+// once per object: found by the draft kind, without comparing names.
+constexpr std::string_view required_api_version(Kind draft) {
+    for (const KindInfo& k : kKindTable)
+        if (k.draft == draft && k.custom) return k.api_version;
+    return {};
 }
 
 // "PodList" → "Pod" (the kind of items that carry none), "List" → "".

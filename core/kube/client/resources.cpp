@@ -19,7 +19,7 @@ const std::vector<ApiResource> kAll = [] {
 const std::vector<ApiResource> kResources = [] {
     std::vector<ApiResource> v;
     for (const KindInfo& k : kKindTable)
-        if (k.listed) v.push_back(resource_from(k));
+        if (k.listed) v.push_back(kAll[static_cast<size_t>(k.kind)]);
     return v;
 }();
 

@@ -61,15 +61,19 @@ void ClusterSync::wait(std::chrono::steady_clock::time_point until) {
     queue_.wait_until(until);
 }
 
+Reflector* ClusterSync::reflector_of(ObjectKind kind) const {
+    for (const auto& r : reflectors_)
+        if (r->kind() == kind) return r.get();
+    return nullptr;
+}
+
 void ClusterSync::relist(ObjectKind kind) {
-    for (auto& r : reflectors_)
-        if (r->kind() == kind) r->relist_now();
+    if (Reflector* r = reflector_of(kind)) r->relist_now();
 }
 
 bool ClusterSync::not_served(ObjectKind kind) const {
-    for (const auto& r : reflectors_)
-        if (r->kind() == kind) return r->stats().not_served;
-    return false;
+    const Reflector* r = reflector_of(kind);
+    return r && r->stats().not_served;
 }
 
 std::vector<std::string> ClusterSync::not_synced(const ModelFeeder& feeder) const {

@@ -44,6 +44,8 @@ public:
     bool not_served(ObjectKind kind) const;
 
 private:
+    Reflector* reflector_of(ObjectKind kind) const;  // null for a kind not listed (Secrets)
+
     ApiClient& client_;
     ChangeQueue queue_;
     std::vector<std::unique_ptr<Reflector>> reflectors_;

@@ -231,12 +231,7 @@ Reflector::Outcome Reflector::watch() {
         std::lock_guard lock(watch_mutex_);
         watch_cancel_ = token;
     }
-    auto asked_to_relist = [&] {
-        if (!relist_now_.exchange(false)) return false;
-        list_from_.clear();
-        return true;
-    };
-    if (asked_to_relist()) return Outcome::relist;
+    if (relist_now_) return Outcome::relist;  // list() takes the request
     auto lo = options_.watch_timeout_min.count(), hi = std::max(options_.watch_timeout_max.count(), lo + 1);
     int64_t timeout = std::uniform_int_distribution<int64_t>(lo, hi - 1)(random_);
     std::string target = resource_.collection_path() +
@@ -278,7 +273,7 @@ Reflector::Outcome Reflector::watch() {
         &token);
     flush();
     if (stop_) return Outcome::stopped;
-    if (asked_to_relist()) return Outcome::relist;
+    if (relist_now_) return Outcome::relist;
     if (gone || r.code == 410) {
         set_error("watch " + resource_.collection_path() + ": resourceVersion " + resource_version_ +
                   " is too old (410 Gone)");

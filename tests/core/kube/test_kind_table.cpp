@@ -47,7 +47,8 @@ TEST_CASE("kind table: the reflectors list every kind but Secrets, in the model'
     // Only the custom resources are served as JSON only and have their apiVersion checked.
     CHECK(kube::resource_of(ObjectKind::reservation).custom);
     CHECK_FALSE(kube::resource_of(ObjectKind::pod).custom);
-    CHECK(decode::required_api_version("NodeMetric") == "slo.koordinator.sh/v1alpha1");
-    CHECK(decode::required_api_version("PodMigrationJob") == "scheduling.koordinator.sh/v1alpha1");
-    CHECK(decode::required_api_version("Deployment").empty());
+    CHECK(decode::required_api_version(decode::classify_kind("NodeMetric")) == "slo.koordinator.sh/v1alpha1");
+    CHECK(decode::required_api_version(decode::classify_kind("PodMigrationJob")) ==
+          "scheduling.koordinator.sh/v1alpha1");
+    CHECK(decode::required_api_version(decode::classify_kind("Deployment")).empty());
 }
