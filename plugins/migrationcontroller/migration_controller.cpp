@@ -176,6 +176,14 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
         if (out.requeue_after_ms > 0) requeue[name] = now + out.requeue_after_ms;
         if (out.changed) wrote = save(cycle, j, requeue) || wrote;
     }
+    // After the reconciles, so a job that ended in this tick releases its Reservation at once; a
+    // job ended by an earlier leader is caught here too.
+    for (const Job& j : m.all())
+        if (!j.uid().empty() && ours(j))
+            if (std::string err = reconciler_.release(cycle, j, reservations); !err.empty())
+                warnings_.warn(cycle, "Reservation \"" + std::string(j.reservation_name()) + "\"",
+                               "releasing it for ended PodMigrationJob \"" + std::string(j.name()) + "\": " + err +
+                                   "; tried again next cycle");
     requeue_at_ = std::move(requeue);
     std::erase_if(refused_in_, [&](const auto& e) { return e.second != cycle.number(); });
     if (now >= next_scavenge_ms_) {

@@ -715,6 +715,77 @@ TEST_CASE("scavenger: deletes old jobs and their Reservations every minute", "[r
     }
 }
 
+TEST_CASE("release: a job that ended leaves no Reservation holding capacity (found by the fault soak)", "[reconcile]") {
+    SECTION("the job fails in this tick: its Available Reservation is deleted after the job's write") {
+        // The pod is gone and no eviction was recorded (a leader killed between its eviction and
+        // the job's write): MissingPod, and the Reservation it never used goes.
+        World w("{}", false);
+        w.tick(kT0, {running_with_reservation().json()}, {ReservationJson("r1").scheduled_on("n2").json()});
+        CHECK(str(last_job_update(w.host, "job-p"), "/status/reason") == "MissingPod");
+        CHECK(lines(w.host, "delete ") == std::vector<std::string>{"Reservation /r1"});
+        CHECK(contains(w.host.logs(),
+                       "released Reservation \"r1\" (Available) of PodMigrationJob \"job-p\", which ended Failed"));
+    }
+    struct Case {
+        const char* name;
+        std::string job_phase, created_by;
+        ReservationJson reservation;
+        bool deleted;
+    };
+    std::vector<Case> cases = {
+        {"Failed, Reservation Available", "Failed", kInstance, ReservationJson("r1").scheduled_on("n2"), true},
+        {"Failed, Reservation Pending", "Failed", kInstance, ReservationJson("r1"), true},
+        {"Failed, Reservation with no status yet", "Failed", kInstance, ReservationJson("r1", ""), true},
+        {"Succeeded, Reservation Available, no pod bound (a pending pod scheduled elsewhere)", "Succeeded", kInstance,
+         ReservationJson("r1").scheduled_on("n2"), true},
+        {"a job made by hand (no creator)", "Failed", "", ReservationJson("r1").scheduled_on("n2"), true},
+        {"Reservation Succeeded (consumed)", "Failed", kInstance, ReservationJson("r1", "Succeeded"), false},
+        {"Reservation Failed (expired)", "Failed", kInstance, ReservationJson("r1", "Failed"), false},
+        {"a pod is bound to it", "Succeeded", kInstance,
+         ReservationJson("r1").scheduled_on("n2").bound_to("default", "p2", "uid-p2"), false},
+        {"the job still runs", "Running", kInstance, ReservationJson("r1").scheduled_on("n2"), false},
+        {"another instance's job", "Failed", "another-instance", ReservationJson("r1").scheduled_on("n2"), false},
+    };
+    for (auto& c : cases) {
+        SECTION(c.name) {
+            World w;
+            JobJson job = running_with_reservation();
+            job.phase(c.job_phase);
+            if (c.created_by.empty())
+                job.no_annotation("koordinator.sh/job-created-by");
+            else
+                job.created_by(c.created_by);
+            w.tick(kT0, {job.json()}, {c.reservation.json()});
+            bool deleted = contains(lines(w.host, "delete "), "Reservation /r1");
+            CHECK(deleted == c.deleted);
+        }
+    }
+    SECTION("gone already: nothing said; a refused delete is warned and tried again") {
+        World w;
+        JobJson job = running_with_reservation();
+        job.phase("Failed");
+        const std::string r1 = ReservationJson("r1").scheduled_on("n2").json();
+        w.host.on_write = [](const std::string& what) {
+            return what == "delete Reservation /r1" ? kd::WriteResult(KD_WRITE_NOT_FOUND, "not found")
+                                                    : kd::WriteResult();
+        };
+        w.tick(kT0, {job.json()}, {r1});
+        CHECK_FALSE(contains(w.host.logs(), "Reservation \"r1\""));
+        w.host.clear();
+        w.host.on_write = [](const std::string& what) {
+            return what == "delete Reservation /r1" ? std::string("reservations \"r1\" is forbidden") : std::string();
+        };
+        w.tick(kT0 + 1000, {job.json()}, {r1});
+        CHECK(contains(w.host.logs(),
+                       "Reservation \"r1\": releasing it for ended PodMigrationJob \"job-p\": "
+                       "reservations \"r1\" is forbidden"));
+        w.host.clear();
+        w.host.on_write = check_against_crds;
+        w.tick(kT0 + 2000, {job.json()}, {r1});
+        CHECK(lines(w.host, "delete ") == std::vector<std::string>{"Reservation /r1"});
+    }
+}
+
 TEST_CASE("reconcile: a new pod under the same name after the eviction completes the eviction", "[reconcile]") {
     World w;  // default/p now has uid-pod-default-p
     JobJson job = JobJson("default", "p").mode("EvictDirectly").phase("Running").pod_uid("uid-old");
