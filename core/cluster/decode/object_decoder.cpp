@@ -1,6 +1,7 @@
 #include "cluster/decode/object_decoder.hpp"
 
 #include "cluster/rfc3339.hpp"
+#include "cluster/schema/object_schema.hpp"
 
 #include <kdesched/quantity.hpp>
 
@@ -13,141 +14,16 @@
 
 namespace kd::core::decode {
 
-// Ranges matter: wrong_type() names what was expected from the slot's group.
-enum class ObjectDecoder::Slot : unsigned char {
-    none,
-    skip,  // a value of no interest: skipped whatever it is
-    // Objects: the context they open (some first point the draft's targets somewhere).
-    root,
-    meta,
-    labels,
-    annotations,
-    string_map,  // node selector, secret data (and labels, once kv_ points at them)
-    owner_ref,
-    pod_spec,
-    node_selector,
-    affinity,
-    node_affinity,
-    node_required,
-    term,
-    node_req,
-    toleration,
-    container,
-    resources,
-    requests,
-    limits,
-    overhead,
-    allocatable,
-    res_list,
-    volume,
-    vol_local,
-    vol_pvc,
-    vol_ephemeral,
-    pod_status,
-    pod_condition,
-    node_spec,
-    taint,
-    node_status,
-    node_condition,
-    nm_status,
-    nm_node_metric,
-    nm_system_usage,
-    nm_usage,
-    nm_resources,
-    nm_pod,
-    nm_pod_usage,
-    workload_spec,
-    workload_status,
-    selector,
-    rc_selector,
-    selector_labels,
-    selector_req,
-    pdb_spec,
-    pdb_status,
-    secret_data,
-    // Lists.
-    owner_refs,
-    node_terms,
-    match_expressions,
-    match_fields,
-    req_values,
-    tolerations,
-    containers,
-    init_containers,
-    volumes,
-    pod_conditions,
-    taints,
-    node_conditions,
-    nm_pods,
-    selector_exprs,
-    selector_values,
-    // Strings.
-    api_version,
-    kind,
-    uid,
-    namespace_,
-    name,
-    created,
-    deleted,
-    kv_value,
-    annotation_value,
-    owner_api_version,
-    owner_kind,
-    owner_name,
-    owner_uid,
-    node_name,
-    scheduler_name,
-    priority_class,
-    req_key,
-    req_op,
-    req_value,
-    tol_key,
-    tol_op,
-    tol_value,
-    tol_effect,
-    restart_policy,
-    phase,
-    qos_class,
-    cond_type,
-    cond_status,
-    cond_reason,
-    cond_message,
-    taint_key,
-    taint_value,
-    taint_effect,
-    node_cond_type,
-    node_cond_status,
-    nm_update_time,
-    nm_pod_ns,
-    nm_pod_name,
-    selector_label_value,
-    selector_key,
-    selector_op,
-    selector_value,
-    // Booleans.
-    owner_controller,
-    unschedulable,
-    // 32-bit integers.
-    priority,
-    replicas,
-    ready_replicas,
-    disruptions_allowed,
-    // The rest.
-    quantity,
-    min_available,
-    max_unavailable,
-};
-
 namespace {
 
-using Slot = ObjectDecoder::Slot;
+using schema::Slot;
 
 const char* expected(Slot s) {
-    if (s >= Slot::root && s <= Slot::secret_data) return "an object";
-    if (s >= Slot::owner_refs && s <= Slot::selector_values) return "a list";
-    if (s >= Slot::api_version && s <= Slot::selector_value) return "a string";
-    if (s >= Slot::owner_controller && s <= Slot::unschedulable) return "true or false";
-    if (s >= Slot::priority && s <= Slot::disruptions_allowed) return "an integer";
+    if (schema::is_object(s)) return "an object";
+    if (schema::is_list(s)) return "a list";
+    if (schema::is_string(s)) return "a string";
+    if (schema::is_boolean(s)) return "true or false";
+    if (schema::is_int32(s)) return "an integer";
     if (s == Slot::quantity) return "a quantity (a string such as \"500m\", or a number)";
     return "an integer or a percentage string";
 }
@@ -179,7 +55,6 @@ void ObjectDecoder::begin(Kind kind, std::string_view kind_name, std::string_vie
     finished_ = false;
     problem_.reset();
     stack_.clear();
-    next_ = Slot::root;
     skip_ = 0;
     literal_ = 0;
     kv_ = nullptr;
@@ -191,37 +66,44 @@ void ObjectDecoder::begin(Kind kind, std::string_view kind_name, std::string_vie
         case Kind::pod:
             pod_.clear();
             meta_ = &pod_.meta;
+            next_ = Slot::pod_root;
             break;
         case Kind::node:
             node_.clear();
             meta_ = &node_.meta;
+            next_ = Slot::node_root;
             break;
         case Kind::node_metric:
             metric_.clear();
             meta_ = &metric_.meta;
+            next_ = Slot::nm_root;
             break;
-        case Kind::workload:
+        case Kind::workload: {
             workload_draft_.clear();
             workload_draft_.kind = kind_name;
             meta_ = &workload_draft_.meta;
             selector_ = &workload_draft_.selector;
-            workload_ = kind_name == "Job"                     ? Workload::job
-                        : kind_name == "DaemonSet"             ? Workload::daemon_set
-                        : kind_name == "ReplicationController" ? Workload::replication_controller
-                                                               : Workload::other;
+            // The six workload kinds read different fields (a Job's parallelism, a DaemonSet's
+            // desired count): each has its root.
+            const schema::RootRow* root = schema::root_of(kind_name);
+            next_ = root ? root->root : Slot::rs_root;
             break;
+        }
         case Kind::pdb:
             pdb_.clear();
             meta_ = &pdb_.meta;
             selector_ = &pdb_.selector;
+            next_ = Slot::pdb_root;
             break;
         case Kind::namespace_:
             namespace_.clear();
             meta_ = &namespace_.meta;
+            next_ = Slot::ns_root;
             break;
         case Kind::secret:
             secret_.clear();
             meta_ = &secret_.meta;
+            next_ = Slot::secret_root;
             break;
         default:
             // Not a drafted kind: the caller's mistake. Decode nothing, but keep the meta readable.
@@ -258,206 +140,53 @@ void ObjectDecoder::deliver(ObjectSink& sink) const {
 
 namespace {
 
-// Key comparison with the length known at compile time: a length check, then a memcmp the
-// compiler turns into a few loads. (A hash table of (context, key) measured 7% slower overall:
-// its variable-length memcmp costs more than these short chains.)
-template <size_t N>
-inline bool eq(std::string_view k, const char (&lit)[N]) {
-    return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0;
+// A context's keys matched with the lengths and texts of its rows known at compile time: a
+// length check, then a memcmp the compiler turns into a few loads, row after row (a hash table
+// of (context, key) measured 7% slower overall: its variable-length memcmp costs more than these
+// short chains).
+template <size_t C, size_t I>
+inline bool match_row(std::string_view k, Slot& out) {
+    static constexpr schema::FieldRow row = schema::kContexts[C].rows[I];
+    static constexpr size_t n = row.json.size();
+    if (k.size() != n || std::memcmp(k.data(), row.json.data(), n) != 0) return false;
+    out = row.slot;
+    return true;
 }
+
+template <size_t C, size_t... I>
+Slot match_context(std::string_view k, std::index_sequence<I...>) {
+    if constexpr (sizeof...(I) == 0) {
+        return schema::kContexts[C].any_key;
+    } else {
+        Slot out = Slot::skip;
+        (void)(match_row<C, I>(k, out) || ...);
+        return out;
+    }
+}
+
+using KeyMatcher = Slot (*)(std::string_view);
+
+template <size_t C>
+Slot match_keys(std::string_view k) {
+    return match_context<C>(k, std::make_index_sequence<schema::kContexts[C].rows.size()>{});
+}
+
+template <size_t... C>
+constexpr std::array<KeyMatcher, schema::kSlotCount> key_matchers(std::index_sequence<C...>) {
+    std::array<KeyMatcher, schema::kSlotCount> out{};
+    ((out[static_cast<size_t>(schema::kContexts[C].slot)] = &match_keys<C>), ...);
+    return out;
+}
+
+// The slot of a key in each context; null for a slot that opens none.
+constexpr std::array<KeyMatcher, schema::kSlotCount> kKeyMatchers =
+    key_matchers(std::make_index_sequence<std::size(schema::kContexts)>{});
 
 }  // namespace
 
 ObjectDecoder::Slot ObjectDecoder::key_slot(Slot ctx, std::string_view k) const {
-    switch (ctx) {
-        case Slot::root:
-            if (eq(k, "metadata")) return Slot::meta;
-            if (eq(k, "spec")) {
-                switch (kind_) {
-                    case Kind::pod:
-                        return Slot::pod_spec;
-                    case Kind::node:
-                        return Slot::node_spec;
-                    case Kind::workload:
-                        return Slot::workload_spec;
-                    case Kind::pdb:
-                        return Slot::pdb_spec;
-                    default:
-                        return Slot::skip;
-                }
-            }
-            if (eq(k, "status")) {
-                switch (kind_) {
-                    case Kind::pod:
-                        return Slot::pod_status;
-                    case Kind::node:
-                        return Slot::node_status;
-                    case Kind::node_metric:
-                        return Slot::nm_status;
-                    case Kind::workload:
-                        return Slot::workload_status;
-                    case Kind::pdb:
-                        return Slot::pdb_status;
-                    default:
-                        return Slot::skip;
-                }
-            }
-            if (eq(k, "apiVersion")) return Slot::api_version;
-            if (eq(k, "kind")) return Slot::kind;
-            if (eq(k, "data") && kind_ == Kind::secret) return Slot::secret_data;
-            return Slot::skip;
-        case Slot::meta:
-            if (eq(k, "name")) return Slot::name;
-            if (eq(k, "namespace")) return Slot::namespace_;
-            if (eq(k, "uid")) return Slot::uid;
-            if (eq(k, "labels")) return Slot::labels;
-            if (eq(k, "annotations")) return Slot::annotations;
-            if (eq(k, "ownerReferences")) return Slot::owner_refs;
-            if (eq(k, "creationTimestamp")) return Slot::created;
-            if (eq(k, "deletionTimestamp")) return Slot::deleted;
-            return Slot::skip;
-        case Slot::string_map:
-            return Slot::kv_value;
-        case Slot::annotations:
-            return Slot::annotation_value;
-        case Slot::owner_ref:
-            if (eq(k, "apiVersion")) return Slot::owner_api_version;
-            if (eq(k, "kind")) return Slot::owner_kind;
-            if (eq(k, "name")) return Slot::owner_name;
-            if (eq(k, "uid")) return Slot::owner_uid;
-            if (eq(k, "controller")) return Slot::owner_controller;
-            return Slot::skip;
-        case Slot::pod_spec:
-            if (eq(k, "containers")) return Slot::containers;
-            if (eq(k, "initContainers")) return Slot::init_containers;
-            if (eq(k, "nodeName")) return Slot::node_name;
-            if (eq(k, "volumes")) return Slot::volumes;
-            if (eq(k, "priority")) return Slot::priority;
-            if (eq(k, "priorityClassName")) return Slot::priority_class;
-            if (eq(k, "schedulerName")) return Slot::scheduler_name;
-            if (eq(k, "tolerations")) return Slot::tolerations;
-            if (eq(k, "nodeSelector")) return Slot::node_selector;
-            if (eq(k, "affinity")) return Slot::affinity;
-            if (eq(k, "overhead")) return Slot::overhead;
-            return Slot::skip;
-        case Slot::affinity:
-            return eq(k, "nodeAffinity") ? Slot::node_affinity : Slot::skip;
-        case Slot::node_affinity:
-            return eq(k, "requiredDuringSchedulingIgnoredDuringExecution") ? Slot::node_required : Slot::skip;
-        case Slot::node_required:
-            return eq(k, "nodeSelectorTerms") ? Slot::node_terms : Slot::skip;
-        case Slot::term:
-            if (eq(k, "matchExpressions")) return Slot::match_expressions;
-            if (eq(k, "matchFields")) return Slot::match_fields;
-            return Slot::skip;
-        case Slot::node_req:
-            if (eq(k, "key")) return Slot::req_key;
-            if (eq(k, "operator")) return Slot::req_op;
-            if (eq(k, "values")) return Slot::req_values;
-            return Slot::skip;
-        case Slot::toleration:
-            if (eq(k, "key")) return Slot::tol_key;
-            if (eq(k, "operator")) return Slot::tol_op;
-            if (eq(k, "value")) return Slot::tol_value;
-            if (eq(k, "effect")) return Slot::tol_effect;
-            return Slot::skip;
-        case Slot::container:
-            if (eq(k, "resources")) return Slot::resources;
-            if (eq(k, "restartPolicy")) return Slot::restart_policy;
-            return Slot::skip;
-        case Slot::resources:
-            if (eq(k, "requests")) return Slot::requests;
-            if (eq(k, "limits")) return Slot::limits;
-            return Slot::skip;
-        case Slot::res_list:
-            return Slot::quantity;
-        case Slot::volume:
-            if (eq(k, "hostPath") || eq(k, "emptyDir")) return Slot::vol_local;
-            if (eq(k, "persistentVolumeClaim")) return Slot::vol_pvc;
-            if (eq(k, "ephemeral")) return Slot::vol_ephemeral;
-            return Slot::skip;
-        case Slot::pod_status:
-            if (eq(k, "phase")) return Slot::phase;
-            if (eq(k, "qosClass")) return Slot::qos_class;
-            if (eq(k, "conditions")) return Slot::pod_conditions;
-            return Slot::skip;
-        case Slot::pod_condition:
-            if (eq(k, "type")) return Slot::cond_type;
-            if (eq(k, "status")) return Slot::cond_status;
-            if (eq(k, "reason")) return Slot::cond_reason;
-            if (eq(k, "message")) return Slot::cond_message;
-            return Slot::skip;
-        case Slot::node_spec:
-            if (eq(k, "unschedulable")) return Slot::unschedulable;
-            if (eq(k, "taints")) return Slot::taints;
-            return Slot::skip;
-        case Slot::taint:
-            if (eq(k, "key")) return Slot::taint_key;
-            if (eq(k, "value")) return Slot::taint_value;
-            if (eq(k, "effect")) return Slot::taint_effect;
-            return Slot::skip;
-        case Slot::node_status:
-            if (eq(k, "allocatable")) return Slot::allocatable;
-            if (eq(k, "conditions")) return Slot::node_conditions;
-            return Slot::skip;
-        case Slot::node_condition:
-            if (eq(k, "type")) return Slot::node_cond_type;
-            if (eq(k, "status")) return Slot::node_cond_status;
-            return Slot::skip;
-        case Slot::nm_status:
-            if (eq(k, "nodeMetric")) return Slot::nm_node_metric;
-            if (eq(k, "podsMetric")) return Slot::nm_pods;
-            if (eq(k, "updateTime")) return Slot::nm_update_time;
-            return Slot::skip;
-        case Slot::nm_node_metric:
-            return eq(k, "systemUsage") ? Slot::nm_system_usage : Slot::skip;
-        case Slot::nm_usage:
-            return eq(k, "resources") ? Slot::nm_resources : Slot::skip;
-        case Slot::nm_pod:
-            if (eq(k, "namespace")) return Slot::nm_pod_ns;
-            if (eq(k, "name")) return Slot::nm_pod_name;
-            if (eq(k, "podUsage")) return Slot::nm_pod_usage;
-            return Slot::skip;
-        case Slot::workload_spec:
-            // A ReplicationController's selector is a plain label map; a Job's replicas are its
-            // parallelism; a DaemonSet has no spec.replicas (see workload_status).
-            if (eq(k, "selector"))
-                return workload_ == Workload::replication_controller ? Slot::rc_selector : Slot::selector;
-            if (workload_ == Workload::job) return eq(k, "parallelism") ? Slot::replicas : Slot::skip;
-            if (workload_ == Workload::daemon_set) return Slot::skip;
-            return eq(k, "replicas") ? Slot::replicas : Slot::skip;
-        case Slot::workload_status:
-            switch (workload_) {
-                case Workload::job:
-                    return eq(k, "ready") ? Slot::ready_replicas : Slot::skip;
-                case Workload::daemon_set:
-                    // Its desired and ready counts.
-                    if (eq(k, "desiredNumberScheduled")) return Slot::replicas;
-                    return eq(k, "numberReady") ? Slot::ready_replicas : Slot::skip;
-                default:
-                    return eq(k, "readyReplicas") ? Slot::ready_replicas : Slot::skip;
-            }
-        case Slot::selector:
-            if (eq(k, "matchLabels")) return Slot::selector_labels;
-            if (eq(k, "matchExpressions")) return Slot::selector_exprs;
-            return Slot::skip;
-        case Slot::selector_labels:
-            return Slot::selector_label_value;
-        case Slot::selector_req:
-            if (eq(k, "key")) return Slot::selector_key;
-            if (eq(k, "operator")) return Slot::selector_op;
-            if (eq(k, "values")) return Slot::selector_values;
-            return Slot::skip;
-        case Slot::pdb_spec:
-            if (eq(k, "selector")) return Slot::selector;
-            if (eq(k, "minAvailable")) return Slot::min_available;
-            if (eq(k, "maxUnavailable")) return Slot::max_unavailable;
-            return Slot::skip;
-        case Slot::pdb_status:
-            return eq(k, "disruptionsAllowed") ? Slot::disruptions_allowed : Slot::skip;
-        default:
-            return Slot::skip;
-    }
+    KeyMatcher match = kKeyMatchers[static_cast<size_t>(ctx)];
+    return match ? match(k) : Slot::skip;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -592,7 +321,18 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::selector_req:
             (*selector_)->matchExpressions.emplace_back();
             break;
-        case Slot::root:
+        case Slot::pod_root:
+        case Slot::node_root:
+        case Slot::nm_root:
+        case Slot::rs_root:
+        case Slot::deploy_root:
+        case Slot::sts_root:
+        case Slot::rc_root:
+        case Slot::job_root:
+        case Slot::ds_root:
+        case Slot::pdb_root:
+        case Slot::ns_root:
+        case Slot::secret_root:
         case Slot::meta:
         case Slot::annotations:
         case Slot::pod_spec:
@@ -604,8 +344,15 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::node_spec:
         case Slot::node_status:
         case Slot::nm_status:
-        case Slot::workload_spec:
-        case Slot::workload_status:
+        case Slot::replicated_spec:
+        case Slot::rc_spec:
+        case Slot::job_spec:
+        case Slot::ds_spec:
+        case Slot::rs_status:
+        case Slot::deploy_status:
+        case Slot::sts_status:
+        case Slot::job_status:
+        case Slot::ds_status:
         case Slot::selector_labels:
         case Slot::pdb_spec:
         case Slot::pdb_status:
@@ -637,62 +384,28 @@ bool ObjectDecoder::StartArray() {
 }
 
 bool ObjectDecoder::start_array(Slot slot) {
-    Slot elem;
+    const Slot elem = schema::element_of(slot);
+    if (slot == Slot::skip) {
+        skip_ = 1;
+        return true;
+    }
+    if (elem == Slot::none) return wrong_type(slot, "a list", true);
+    // Where the elements go, for lists whose elements' context is shared.
     switch (slot) {
-        case Slot::skip:
-            skip_ = 1;
-            return true;
-        case Slot::owner_refs:
-            elem = Slot::owner_ref;
-            break;
-        case Slot::node_terms:
-            elem = Slot::term;
-            break;
         case Slot::match_expressions:
             reqs_ = &pod_.affinity_terms.back().expressions;
-            elem = Slot::node_req;
             break;
         case Slot::match_fields:
             reqs_ = &pod_.affinity_terms.back().fields;
-            elem = Slot::node_req;
-            break;
-        case Slot::req_values:
-            elem = Slot::req_value;
-            break;
-        case Slot::tolerations:
-            elem = Slot::toleration;
             break;
         case Slot::containers:
             containers_ = &pod_.containers;
-            elem = Slot::container;
             break;
         case Slot::init_containers:
             containers_ = &pod_.init_containers;
-            elem = Slot::container;
-            break;
-        case Slot::volumes:
-            elem = Slot::volume;
-            break;
-        case Slot::pod_conditions:
-            elem = Slot::pod_condition;
-            break;
-        case Slot::taints:
-            elem = Slot::taint;
-            break;
-        case Slot::node_conditions:
-            elem = Slot::node_condition;
-            break;
-        case Slot::nm_pods:
-            elem = Slot::nm_pod;
-            break;
-        case Slot::selector_exprs:
-            elem = Slot::selector_req;
-            break;
-        case Slot::selector_values:
-            elem = Slot::selector_value;
             break;
         default:
-            return wrong_type(slot, "a list", true);
+            break;
     }
     push(slot, elem, true);
     return true;

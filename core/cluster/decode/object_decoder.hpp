@@ -23,6 +23,10 @@
 #include <string_view>
 #include <vector>
 
+namespace kd::core::schema {
+enum class Slot : unsigned char;
+}
+
 namespace kd::core::decode {
 
 class ObjectDecoder {
@@ -61,11 +65,19 @@ public:
     // RFC 3339 text of one.
     bool Timestamp(int64_t unix_ms);
 
-    // What a value is: the context of an object or list, or the field a scalar goes to.
-    enum class Slot : unsigned char;
+    // What a value is: the context of an object or list, or the field a scalar goes to
+    // (cluster/schema/object_schema.hpp).
+    using Slot = schema::Slot;
+
+    // A member's key whose slot the caller knows already (the protobuf reader, from the same
+    // rows): what Key() does without matching it.
+    void field(std::string_view key, Slot slot) {
+        if (skip_) return;
+        stack_.back().key = key;
+        next_ = slot;
+    }
 
 private:
-    enum class Workload : unsigned char { other, job, daemon_set, replication_controller };
     struct Frame {
         Slot ctx;
         Slot elem;  // for lists: the slot of every element
@@ -92,7 +104,6 @@ private:
     std::string current_path() const;
 
     Kind kind_ = Kind::other;
-    Workload workload_ = Workload::other;
     std::string_view kind_name_, api_version_;
     const rapidjson::InsituStringStream* stream_ = nullptr;
     size_t base_ = 0;

@@ -1,0 +1,596 @@
+// The fields kdesched reads of the API objects it drafts, one row each: the JSON name, the
+// protobuf field number and wire shape (k8s.io/api and apimachinery generated.proto), and the
+// slot the value goes to. Rows are grouped by context (the object they are members of). The
+// ObjectDecoder matches JSON keys with them and the protobuf reader walks messages with them, so
+// a field read in both encodings is written down once; what the decoder does with a slot's value
+// (which draft member it fills) is in cluster/decode/object_decoder.cpp.
+//
+// Adding a field: a Slot (in its group: objects, lists, strings, …), a row in its context, and the
+// slot's case where its value is stored. Protobuf numbers are checked against a real
+// kube-apiserver by tests/data/protobuf (tools/protobuf-fixtures.sh).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace kd::core::schema {
+
+// What a value is: the context of an object or list, or the field a scalar goes to. The groups'
+// ranges matter: a wrong type names what was expected from the slot's group.
+enum class Slot : unsigned char {
+    none,
+    skip,  // a value of no interest: skipped whatever it is
+    // Objects: the context they open (some first point the draft's targets somewhere). The roots
+    // come first, one per kind (the workload kinds' protobuf numbers differ).
+    pod_root,
+    node_root,
+    nm_root,
+    rs_root,
+    deploy_root,
+    sts_root,
+    rc_root,
+    job_root,
+    ds_root,
+    pdb_root,
+    ns_root,
+    secret_root,
+    meta,
+    labels,
+    annotations,
+    string_map,  // node selector, secret data (and labels, once kv_ points at them)
+    owner_ref,
+    pod_spec,
+    node_selector,
+    affinity,
+    node_affinity,
+    node_required,
+    term,
+    node_req,
+    toleration,
+    container,
+    resources,
+    requests,
+    limits,
+    overhead,
+    allocatable,
+    res_list,
+    volume,
+    vol_local,
+    vol_pvc,
+    vol_ephemeral,
+    pod_status,
+    pod_condition,
+    node_spec,
+    taint,
+    node_status,
+    node_condition,
+    nm_status,
+    nm_node_metric,
+    nm_system_usage,
+    nm_usage,
+    nm_resources,
+    nm_pod,
+    nm_pod_usage,
+    replicated_spec,  // ReplicaSet, Deployment, StatefulSet
+    rc_spec,
+    job_spec,
+    ds_spec,
+    rs_status,  // ReplicaSet, ReplicationController
+    deploy_status,
+    sts_status,
+    job_status,
+    ds_status,
+    selector,
+    rc_selector,
+    selector_labels,
+    selector_req,
+    pdb_spec,
+    pdb_status,
+    secret_data,
+    // Lists.
+    owner_refs,
+    node_terms,
+    match_expressions,
+    match_fields,
+    req_values,
+    tolerations,
+    containers,
+    init_containers,
+    volumes,
+    pod_conditions,
+    taints,
+    node_conditions,
+    nm_pods,
+    selector_exprs,
+    selector_values,
+    // Strings.
+    api_version,
+    kind,
+    uid,
+    namespace_,
+    name,
+    created,
+    deleted,
+    kv_value,
+    annotation_value,
+    owner_api_version,
+    owner_kind,
+    owner_name,
+    owner_uid,
+    node_name,
+    scheduler_name,
+    priority_class,
+    req_key,
+    req_op,
+    req_value,
+    tol_key,
+    tol_op,
+    tol_value,
+    tol_effect,
+    restart_policy,
+    phase,
+    qos_class,
+    cond_type,
+    cond_status,
+    cond_reason,
+    cond_message,
+    taint_key,
+    taint_value,
+    taint_effect,
+    node_cond_type,
+    node_cond_status,
+    nm_update_time,
+    nm_pod_ns,
+    nm_pod_name,
+    selector_label_value,
+    selector_key,
+    selector_op,
+    selector_value,
+    // Booleans.
+    owner_controller,
+    unschedulable,
+    // 32-bit integers.
+    priority,
+    replicas,
+    ready_replicas,
+    disruptions_allowed,
+    // The rest.
+    quantity,
+    min_available,
+    max_unavailable,
+    count_,  // not a slot: the number of them
+};
+
+inline constexpr size_t kSlotCount = static_cast<size_t>(Slot::count_);
+
+constexpr bool is_object(Slot s) {
+    return s >= Slot::pod_root && s <= Slot::secret_data;
+}
+constexpr bool is_list(Slot s) {
+    return s >= Slot::owner_refs && s <= Slot::selector_values;
+}
+constexpr bool is_string(Slot s) {
+    return s >= Slot::api_version && s <= Slot::selector_value;
+}
+constexpr bool is_boolean(Slot s) {
+    return s >= Slot::owner_controller && s <= Slot::unschedulable;
+}
+constexpr bool is_int32(Slot s) {
+    return s >= Slot::priority && s <= Slot::disruptions_allowed;
+}
+
+// A field's protobuf wire shape, and so which events it becomes.
+enum class Wire : uint8_t {
+    none,           // not in the protobuf encoding (a custom resource's, or JSON's apiVersion/kind)
+    string,         // a string
+    boolean,        // true / false
+    int32,          // a number
+    time,           // metav1.Time {seconds = 1, nanos = 2}: a timestamp
+    int_or_string,  // intstr.IntOrString {type = 1, intVal = 2, strVal = 3}: a number or a string
+    message,        // an object
+    // Repeated fields: one list (or, for maps, one object) of consecutive entries.
+    strings,       // a list of strings
+    messages,      // a list of objects
+    string_map,    // map<string, string>: an object of strings
+    quantity_map,  // map<string, resource.Quantity {string = 1}>: an object of quantity strings
+};
+
+struct FieldRow {
+    std::string_view json;
+    uint32_t proto;  // field number; 0 = not in protobuf
+    Wire wire;
+    Slot slot;
+    // A field of a protobuf message inlined into this context's object (Volume.volumeSource = 2
+    // holds hostPath, emptyDir, …, which JSON has as members of the volume): its number.
+    uint32_t via = 0;
+};
+
+namespace rows {
+
+template <size_t N, size_t M>
+constexpr std::array<FieldRow, N + M> join(const std::array<FieldRow, N>& a, const std::array<FieldRow, M>& b) {
+    std::array<FieldRow, N + M> out{};
+    for (size_t i = 0; i < N; ++i) out[i] = a[i];
+    for (size_t i = 0; i < M; ++i) out[N + i] = b[i];
+    return out;
+}
+
+// Every top-level object: metadata = 1, spec = 2, status = 3 in protobuf.
+inline constexpr std::array<FieldRow, 1> kMetadata = {{{"metadata", 1, Wire::message, Slot::meta}}};
+inline constexpr std::array<FieldRow, 2> kTypeMeta = {{
+    {"apiVersion", 0, Wire::none, Slot::api_version},
+    {"kind", 0, Wire::none, Slot::kind},
+}};
+inline constexpr auto kRoot = join(kMetadata, kTypeMeta);
+template <size_t N>
+constexpr auto root(const std::array<FieldRow, N>& own) {
+    return join(join(kMetadata, own), kTypeMeta);
+}
+constexpr std::array<FieldRow, 2> spec_status(Slot spec, Slot status, Wire wire = Wire::message) {
+    return {
+        {{"spec", wire == Wire::none ? 0u : 2u, wire, spec}, {"status", wire == Wire::none ? 0u : 3u, wire, status}}};
+}
+
+// meta/v1 ObjectMeta, OwnerReference, LabelSelector.
+inline constexpr std::array<FieldRow, 8> kMeta = {{
+    {"name", 1, Wire::string, Slot::name},
+    {"namespace", 3, Wire::string, Slot::namespace_},
+    {"uid", 5, Wire::string, Slot::uid},
+    {"labels", 11, Wire::string_map, Slot::labels},
+    {"annotations", 12, Wire::string_map, Slot::annotations},
+    {"ownerReferences", 13, Wire::messages, Slot::owner_refs},
+    {"creationTimestamp", 8, Wire::time, Slot::created},
+    {"deletionTimestamp", 9, Wire::time, Slot::deleted},
+}};
+inline constexpr std::array<FieldRow, 5> kOwnerRef = {{
+    {"apiVersion", 5, Wire::string, Slot::owner_api_version},
+    {"kind", 1, Wire::string, Slot::owner_kind},
+    {"name", 3, Wire::string, Slot::owner_name},
+    {"uid", 4, Wire::string, Slot::owner_uid},
+    {"controller", 6, Wire::boolean, Slot::owner_controller},
+}};
+inline constexpr std::array<FieldRow, 2> kSelector = {{
+    {"matchLabels", 1, Wire::string_map, Slot::selector_labels},
+    {"matchExpressions", 2, Wire::messages, Slot::selector_exprs},
+}};
+inline constexpr std::array<FieldRow, 3> kSelectorRequirement = {{
+    {"key", 1, Wire::string, Slot::selector_key},
+    {"operator", 2, Wire::string, Slot::selector_op},
+    {"values", 3, Wire::strings, Slot::selector_values},
+}};
+
+// core/v1 Pod.
+inline constexpr auto kPodRoot = root(spec_status(Slot::pod_spec, Slot::pod_status));
+inline constexpr std::array<FieldRow, 11> kPodSpec = {{
+    {"containers", 2, Wire::messages, Slot::containers},
+    {"initContainers", 20, Wire::messages, Slot::init_containers},
+    {"nodeName", 10, Wire::string, Slot::node_name},
+    {"volumes", 1, Wire::messages, Slot::volumes},
+    {"priority", 25, Wire::int32, Slot::priority},
+    {"priorityClassName", 24, Wire::string, Slot::priority_class},
+    {"schedulerName", 19, Wire::string, Slot::scheduler_name},
+    {"tolerations", 22, Wire::messages, Slot::tolerations},
+    {"nodeSelector", 7, Wire::string_map, Slot::node_selector},
+    {"affinity", 18, Wire::message, Slot::affinity},
+    {"overhead", 32, Wire::quantity_map, Slot::overhead},
+}};
+inline constexpr std::array<FieldRow, 1> kAffinity = {{{"nodeAffinity", 1, Wire::message, Slot::node_affinity}}};
+inline constexpr std::array<FieldRow, 1> kNodeAffinity = {
+    {{"requiredDuringSchedulingIgnoredDuringExecution", 1, Wire::message, Slot::node_required}}};
+inline constexpr std::array<FieldRow, 1> kNodeRequired = {{{"nodeSelectorTerms", 1, Wire::messages, Slot::node_terms}}};
+inline constexpr std::array<FieldRow, 2> kTerm = {{
+    {"matchExpressions", 1, Wire::messages, Slot::match_expressions},
+    {"matchFields", 2, Wire::messages, Slot::match_fields},
+}};
+inline constexpr std::array<FieldRow, 3> kNodeRequirement = {{
+    {"key", 1, Wire::string, Slot::req_key},
+    {"operator", 2, Wire::string, Slot::req_op},
+    {"values", 3, Wire::strings, Slot::req_values},
+}};
+inline constexpr std::array<FieldRow, 4> kToleration = {{
+    {"key", 1, Wire::string, Slot::tol_key},
+    {"operator", 2, Wire::string, Slot::tol_op},
+    {"value", 3, Wire::string, Slot::tol_value},
+    {"effect", 4, Wire::string, Slot::tol_effect},
+}};
+inline constexpr std::array<FieldRow, 2> kContainer = {{
+    {"resources", 8, Wire::message, Slot::resources},
+    {"restartPolicy", 24, Wire::string, Slot::restart_policy},
+}};
+inline constexpr std::array<FieldRow, 2> kResources = {{
+    {"requests", 2, Wire::quantity_map, Slot::requests},
+    {"limits", 1, Wire::quantity_map, Slot::limits},
+}};
+// Only which sources a volume has matters (local storage, claims): their contents are skipped.
+inline constexpr std::array<FieldRow, 4> kVolume = {{
+    {"hostPath", 1, Wire::message, Slot::vol_local, 2},
+    {"emptyDir", 2, Wire::message, Slot::vol_local, 2},
+    {"persistentVolumeClaim", 10, Wire::message, Slot::vol_pvc, 2},
+    {"ephemeral", 29, Wire::message, Slot::vol_ephemeral, 2},
+}};
+inline constexpr std::array<FieldRow, 3> kPodStatus = {{
+    {"phase", 1, Wire::string, Slot::phase},
+    {"qosClass", 9, Wire::string, Slot::qos_class},
+    {"conditions", 2, Wire::messages, Slot::pod_conditions},
+}};
+inline constexpr std::array<FieldRow, 4> kPodCondition = {{
+    {"type", 1, Wire::string, Slot::cond_type},
+    {"status", 2, Wire::string, Slot::cond_status},
+    {"reason", 5, Wire::string, Slot::cond_reason},
+    {"message", 6, Wire::string, Slot::cond_message},
+}};
+
+// core/v1 Node.
+inline constexpr auto kNodeRoot = root(spec_status(Slot::node_spec, Slot::node_status));
+inline constexpr std::array<FieldRow, 2> kNodeSpec = {{
+    {"unschedulable", 4, Wire::boolean, Slot::unschedulable},
+    {"taints", 5, Wire::messages, Slot::taints},
+}};
+inline constexpr std::array<FieldRow, 3> kTaint = {{
+    {"key", 1, Wire::string, Slot::taint_key},
+    {"value", 2, Wire::string, Slot::taint_value},
+    {"effect", 3, Wire::string, Slot::taint_effect},
+}};
+inline constexpr std::array<FieldRow, 2> kNodeStatus = {{
+    {"allocatable", 2, Wire::quantity_map, Slot::allocatable},
+    {"conditions", 4, Wire::messages, Slot::node_conditions},
+}};
+inline constexpr std::array<FieldRow, 2> kNodeCondition = {{
+    {"type", 1, Wire::string, Slot::node_cond_type},
+    {"status", 2, Wire::string, Slot::node_cond_status},
+}};
+
+// slo.koordinator.sh/v1alpha1 NodeMetric: a custom resource, JSON only.
+inline constexpr auto kNodeMetricRoot = root(std::array<FieldRow, 1>{{{"status", 0, Wire::none, Slot::nm_status}}});
+inline constexpr std::array<FieldRow, 3> kNodeMetricStatus = {{
+    {"nodeMetric", 0, Wire::none, Slot::nm_node_metric},
+    {"podsMetric", 0, Wire::none, Slot::nm_pods},
+    {"updateTime", 0, Wire::none, Slot::nm_update_time},
+}};
+inline constexpr std::array<FieldRow, 1> kNodeMetricNode = {{{"systemUsage", 0, Wire::none, Slot::nm_system_usage}}};
+inline constexpr std::array<FieldRow, 1> kNodeMetricUsage = {{{"resources", 0, Wire::none, Slot::nm_resources}}};
+inline constexpr std::array<FieldRow, 3> kNodeMetricPod = {{
+    {"namespace", 0, Wire::none, Slot::nm_pod_ns},
+    {"name", 0, Wire::none, Slot::nm_pod_name},
+    {"podUsage", 0, Wire::none, Slot::nm_pod_usage},
+}};
+
+// Workloads: the replica count (a Job's parallelism; a DaemonSet's desired count), the selector
+// (a ReplicationController's is a plain label map) and the ready count, at numbers that differ
+// by kind.
+inline constexpr auto kReplicaSetRoot = root(spec_status(Slot::replicated_spec, Slot::rs_status));
+inline constexpr auto kDeploymentRoot = root(spec_status(Slot::replicated_spec, Slot::deploy_status));
+inline constexpr auto kStatefulSetRoot = root(spec_status(Slot::replicated_spec, Slot::sts_status));
+inline constexpr auto kReplicationControllerRoot = root(spec_status(Slot::rc_spec, Slot::rs_status));
+inline constexpr auto kJobRoot = root(spec_status(Slot::job_spec, Slot::job_status));
+inline constexpr auto kDaemonSetRoot = root(spec_status(Slot::ds_spec, Slot::ds_status));
+inline constexpr std::array<FieldRow, 2> kReplicatedSpec = {{
+    {"replicas", 1, Wire::int32, Slot::replicas},
+    {"selector", 2, Wire::message, Slot::selector},
+}};
+inline constexpr std::array<FieldRow, 2> kReplicationControllerSpec = {{
+    {"replicas", 1, Wire::int32, Slot::replicas},
+    {"selector", 2, Wire::string_map, Slot::rc_selector},
+}};
+inline constexpr std::array<FieldRow, 2> kJobSpec = {{
+    {"parallelism", 1, Wire::int32, Slot::replicas},
+    {"selector", 4, Wire::message, Slot::selector},
+}};
+inline constexpr std::array<FieldRow, 1> kDaemonSetSpec = {{{"selector", 1, Wire::message, Slot::selector}}};
+inline constexpr std::array<FieldRow, 1> kReplicaSetStatus = {
+    {{"readyReplicas", 4, Wire::int32, Slot::ready_replicas}}};
+inline constexpr std::array<FieldRow, 1> kDeploymentStatus = {
+    {{"readyReplicas", 7, Wire::int32, Slot::ready_replicas}}};
+inline constexpr std::array<FieldRow, 1> kStatefulSetStatus = {
+    {{"readyReplicas", 3, Wire::int32, Slot::ready_replicas}}};
+inline constexpr std::array<FieldRow, 1> kJobStatus = {{{"ready", 9, Wire::int32, Slot::ready_replicas}}};
+inline constexpr std::array<FieldRow, 2> kDaemonSetStatus = {{
+    {"desiredNumberScheduled", 3, Wire::int32, Slot::replicas},
+    {"numberReady", 4, Wire::int32, Slot::ready_replicas},
+}};
+
+// policy/v1 PodDisruptionBudget.
+inline constexpr auto kPdbRoot = root(spec_status(Slot::pdb_spec, Slot::pdb_status));
+inline constexpr std::array<FieldRow, 3> kPdbSpec = {{
+    {"selector", 2, Wire::message, Slot::selector},
+    {"minAvailable", 1, Wire::int_or_string, Slot::min_available},
+    {"maxUnavailable", 3, Wire::int_or_string, Slot::max_unavailable},
+}};
+inline constexpr std::array<FieldRow, 1> kPdbStatus = {
+    {{"disruptionsAllowed", 3, Wire::int32, Slot::disruptions_allowed}}};
+
+// core/v1 Namespace (its metadata only) and Secret (read as JSON, one at a time).
+inline constexpr auto kNamespaceRoot = kRoot;
+inline constexpr auto kSecretRoot = root(std::array<FieldRow, 1>{{{"data", 0, Wire::none, Slot::secret_data}}});
+
+}  // namespace rows
+
+// The root context of each kind, and whether it is read from protobuf (the built-in kinds a
+// LIST serves so; Koordinator's custom resources and the Secrets read one at a time are JSON).
+struct RootRow {
+    std::string_view kind;
+    Slot root;
+    bool protobuf;
+};
+inline constexpr RootRow kRoots[] = {
+    {"Pod", Slot::pod_root, true},
+    {"Node", Slot::node_root, true},
+    {"NodeMetric", Slot::nm_root, false},
+    {"ReplicaSet", Slot::rs_root, true},
+    {"Deployment", Slot::deploy_root, true},
+    {"StatefulSet", Slot::sts_root, true},
+    {"ReplicationController", Slot::rc_root, true},
+    {"Job", Slot::job_root, true},
+    {"DaemonSet", Slot::ds_root, true},
+    {"PodDisruptionBudget", Slot::pdb_root, true},
+    {"Namespace", Slot::ns_root, true},
+    {"Secret", Slot::secret_root, false},
+};
+constexpr const RootRow* root_of(std::string_view kind) {
+    for (const RootRow& r : kRoots)
+        if (r.kind == kind) return &r;
+    return nullptr;
+}
+
+// A context: the object whose members its rows are. A map context takes every key, its values
+// going to `any_key`.
+struct Context {
+    Slot slot;
+    std::span<const FieldRow> rows;
+    Slot any_key = Slot::none;
+};
+
+inline constexpr Context kContexts[] = {
+    {Slot::pod_root, rows::kPodRoot},
+    {Slot::node_root, rows::kNodeRoot},
+    {Slot::nm_root, rows::kNodeMetricRoot},
+    {Slot::rs_root, rows::kReplicaSetRoot},
+    {Slot::deploy_root, rows::kDeploymentRoot},
+    {Slot::sts_root, rows::kStatefulSetRoot},
+    {Slot::rc_root, rows::kReplicationControllerRoot},
+    {Slot::job_root, rows::kJobRoot},
+    {Slot::ds_root, rows::kDaemonSetRoot},
+    {Slot::pdb_root, rows::kPdbRoot},
+    {Slot::ns_root, rows::kNamespaceRoot},
+    {Slot::secret_root, rows::kSecretRoot},
+    {Slot::meta, rows::kMeta},
+    {Slot::owner_ref, rows::kOwnerRef},
+    {Slot::pod_spec, rows::kPodSpec},
+    {Slot::affinity, rows::kAffinity},
+    {Slot::node_affinity, rows::kNodeAffinity},
+    {Slot::node_required, rows::kNodeRequired},
+    {Slot::term, rows::kTerm},
+    {Slot::node_req, rows::kNodeRequirement},
+    {Slot::toleration, rows::kToleration},
+    {Slot::container, rows::kContainer},
+    {Slot::resources, rows::kResources},
+    {Slot::volume, rows::kVolume},
+    {Slot::pod_status, rows::kPodStatus},
+    {Slot::pod_condition, rows::kPodCondition},
+    {Slot::node_spec, rows::kNodeSpec},
+    {Slot::taint, rows::kTaint},
+    {Slot::node_status, rows::kNodeStatus},
+    {Slot::node_condition, rows::kNodeCondition},
+    {Slot::nm_status, rows::kNodeMetricStatus},
+    {Slot::nm_node_metric, rows::kNodeMetricNode},
+    {Slot::nm_usage, rows::kNodeMetricUsage},
+    {Slot::nm_pod, rows::kNodeMetricPod},
+    {Slot::replicated_spec, rows::kReplicatedSpec},
+    {Slot::rc_spec, rows::kReplicationControllerSpec},
+    {Slot::job_spec, rows::kJobSpec},
+    {Slot::ds_spec, rows::kDaemonSetSpec},
+    {Slot::rs_status, rows::kReplicaSetStatus},
+    {Slot::deploy_status, rows::kDeploymentStatus},
+    {Slot::sts_status, rows::kStatefulSetStatus},
+    {Slot::job_status, rows::kJobStatus},
+    {Slot::ds_status, rows::kDaemonSetStatus},
+    {Slot::selector, rows::kSelector},
+    {Slot::selector_req, rows::kSelectorRequirement},
+    {Slot::pdb_spec, rows::kPdbSpec},
+    {Slot::pdb_status, rows::kPdbStatus},
+    // Maps.
+    {Slot::string_map, {}, Slot::kv_value},
+    {Slot::annotations, {}, Slot::annotation_value},
+    {Slot::res_list, {}, Slot::quantity},
+    {Slot::selector_labels, {}, Slot::selector_label_value},
+};
+
+// The context of each slot, or null (a slot that opens no context: its members are skipped).
+inline constexpr std::array<const Context*, kSlotCount> kContextOf = [] {
+    std::array<const Context*, kSlotCount> out{};
+    for (const Context& c : kContexts) out[static_cast<size_t>(c.slot)] = &c;
+    return out;
+}();
+
+// The rows of a context; empty for a slot that is not one.
+constexpr std::span<const FieldRow> rows_of(Slot ctx) {
+    const Context* c = kContextOf[static_cast<size_t>(ctx)];
+    return c ? c->rows : std::span<const FieldRow>{};
+}
+
+// The slot of every element of a list.
+constexpr Slot element_of(Slot list) {
+    switch (list) {
+        case Slot::owner_refs:
+            return Slot::owner_ref;
+        case Slot::node_terms:
+            return Slot::term;
+        case Slot::match_expressions:
+        case Slot::match_fields:
+            return Slot::node_req;
+        case Slot::req_values:
+            return Slot::req_value;
+        case Slot::tolerations:
+            return Slot::toleration;
+        case Slot::containers:
+        case Slot::init_containers:
+            return Slot::container;
+        case Slot::volumes:
+            return Slot::volume;
+        case Slot::pod_conditions:
+            return Slot::pod_condition;
+        case Slot::taints:
+            return Slot::taint;
+        case Slot::node_conditions:
+            return Slot::node_condition;
+        case Slot::nm_pods:
+            return Slot::nm_pod;
+        case Slot::selector_exprs:
+            return Slot::selector_req;
+        case Slot::selector_values:
+            return Slot::selector_value;
+        default:
+            return Slot::none;
+    }
+}
+
+// Checks of the table, at compile time: every row's slot is in the group its wire shape gives,
+// a context appears once, and within a context no JSON name or protobuf number repeats.
+constexpr bool wire_fits(const FieldRow& r) {
+    switch (r.wire) {
+        case Wire::string:
+            return is_string(r.slot);
+        case Wire::boolean:
+            return is_boolean(r.slot);
+        case Wire::int32:
+            return is_int32(r.slot);
+        case Wire::time:
+            return r.slot == Slot::created || r.slot == Slot::deleted;
+        case Wire::int_or_string:
+            return r.slot == Slot::min_available || r.slot == Slot::max_unavailable;
+        case Wire::message:
+        case Wire::string_map:
+        case Wire::quantity_map:
+            return is_object(r.slot);
+        case Wire::strings:
+            return is_list(r.slot) && is_string(element_of(r.slot));
+        case Wire::messages:
+            return is_list(r.slot) && is_object(element_of(r.slot));
+        case Wire::none:
+            return r.proto == 0;
+    }
+    return false;
+}
+constexpr bool schema_is_consistent() {
+    for (size_t i = 0; i < std::size(kContexts); ++i) {
+        const Context& c = kContexts[i];
+        if (!is_object(c.slot)) return false;
+        for (size_t j = i + 1; j < std::size(kContexts); ++j)
+            if (kContexts[j].slot == c.slot) return false;
+        for (size_t a = 0; a < c.rows.size(); ++a) {
+            if (!wire_fits(c.rows[a])) return false;
+            for (size_t b = a + 1; b < c.rows.size(); ++b) {
+                if (c.rows[a].json == c.rows[b].json) return false;
+                if (c.rows[a].proto != 0 && c.rows[a].proto == c.rows[b].proto && c.rows[a].via == c.rows[b].via)
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+static_assert(schema_is_consistent(), "object_schema.hpp: a row's wire shape and slot disagree, or a name repeats");
+
+}  // namespace kd::core::schema
