@@ -90,13 +90,21 @@ POD_SPEC = {"volumes": (1, "rm", VOLUME), "containers": (2, "rm", CONTAINER), "r
             "affinity": (18, "m", AFFINITY), "schedulerName": (19, "s"), "initContainers": (20, "rm", CONTAINER),
             "tolerations": (22, "rm", TOLERATION), "priorityClassName": (24, "s"), "priority": (25, "i"),
             "runtimeClassName": (29, "s"), "overhead": (32, "mq")}
-CONTAINER_STATUS = {"name": (1, "s"), "ready": (4, "b"), "restartCount": (5, "i"), "image": (6, "s"),
+CONTAINER_STATE = {"waiting": (1, "m", {"reason": (1, "s"), "message": (2, "s")}),
+                   "running": (2, "m", {"startedAt": (1, "t")}),
+                   "terminated": (3, "m", {"exitCode": (1, "i"), "signal": (2, "i"), "reason": (3, "s"),
+                                           "message": (4, "s"), "startedAt": (5, "t"), "finishedAt": (6, "t"),
+                                           "containerID": (7, "s")})}
+CONTAINER_STATUS = {"name": (1, "s"), "state": (2, "m", CONTAINER_STATE), "lastState": (3, "m", CONTAINER_STATE),
+                    "ready": (4, "b"), "restartCount": (5, "i"), "image": (6, "s"),
                     "imageID": (7, "s"), "containerID": (8, "s"), "started": (9, "b")}
 POD_STATUS = {"phase": (1, "s"),
               "conditions": (2, "rm", {"type": (1, "s"), "status": (2, "s"), "lastProbeTime": (3, "t"),
                                        "lastTransitionTime": (4, "t"), "reason": (5, "s"), "message": (6, "s")}),
               "message": (3, "s"), "reason": (4, "s"), "hostIP": (5, "s"), "podIP": (6, "s"), "startTime": (7, "t"),
-              "containerStatuses": (8, "rm", CONTAINER_STATUS), "qosClass": (9, "s")}
+              "containerStatuses": (8, "rm", CONTAINER_STATUS), "qosClass": (9, "s"),
+              "initContainerStatuses": (10, "rm", CONTAINER_STATUS),
+              "ephemeralContainerStatuses": (13, "rm", CONTAINER_STATUS)}
 NODE_SPEC = {"podCIDR": (1, "s"), "providerID": (3, "s"), "unschedulable": (4, "b"),
              "taints": (5, "rm", {"key": (1, "s"), "value": (2, "s"), "effect": (3, "s"), "timeAdded": (4, "t")})}
 NODE_STATUS = {"capacity": (1, "mq"), "allocatable": (2, "mq"), "phase": (3, "s"),

@@ -50,6 +50,8 @@ public:
         }
         for (auto& t : p.tolerations) own(t.key), own(t.op), own(t.value), own(t.effect);
         for (auto& c : p.conditions) own(c.type), own(c.status), own(c.reason), own(c.message);
+        own(p.status_reason);
+        for (auto& c : p.container_statuses) own(c.name), own(c.reason);
         texts.push_back(text(p));
     }
     void on_node(const NodeDraft& d) override {
@@ -185,6 +187,15 @@ private:
         o << "] volumes=" << p.local_storage << p.pvc << p.ephemeral_volume << " conditions=[";
         for (const auto& c : p.conditions) o << c.type << "," << c.status << "," << c.reason << "," << c.message << ";";
         o << "]";
+        // Written only when present, so the texts of pods without them read as before.
+        if (!p.status_reason.empty()) o << " reason=" << p.status_reason;
+        if (!p.container_statuses.empty()) {
+            o << " statuses=[";
+            for (const auto& c : p.container_statuses)
+                o << int(c.kind) << "," << c.name << "," << c.restart_count << "," << int(c.state) << "," << c.reason
+                  << "," << c.exit_code << ";";
+            o << "]";
+        }
         return o.str();
     }
     static std::string text(const NodeDraft& n) {

@@ -147,6 +147,25 @@ const kd_pod_condition* ClusterModel::intern_conditions(const PodDraft& d, size_
     return condition_pool_.intern(conds);
 }
 
+// In the draft's order, which is kd_pod's (the decoders keep it).
+const kd_container_status* ClusterModel::intern_container_statuses(const PodDraft& d, size_t& count) {
+    auto& out = scratch_.container_statuses;
+    out.clear();
+    for (const auto& c : d.container_statuses) {
+        auto e = zeroed<kd_container_status>();
+        e.struct_size = sizeof(kd_container_status);
+        e.kind = c.kind;
+        e.state = c.state;
+        e.restart_count = c.restart_count;
+        e.exit_code = c.exit_code;
+        e.name = intern(c.name);
+        e.reason = intern(c.reason);
+        out.push_back(e);
+    }
+    count = out.size();
+    return container_status_pool_.intern(out);
+}
+
 const kd_pod_spec* ClusterModel::intern_pod_spec(const PodDraft& d, std::string_view scheduler,
                                                  const std::vector<std::pair<std::string_view, int64_t>>& requests) {
     auto spec = zeroed<kd_pod_spec>();
@@ -276,6 +295,8 @@ void ClusterModel::on_pod(const PodDraft& d) {
         p.conditions = intern_conditions(d, p.condition_count);
         condition_cache_.insert(ckey, {p.conditions, p.condition_count});
     }
+    p.status_reason = intern(d.status_reason);
+    p.container_statuses = intern_container_statuses(d, p.container_status_count);
     rec.pod = p;
     if (!existing) {
         pod_index_.insert(fast_hash(uid), slot);

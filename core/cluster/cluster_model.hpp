@@ -150,6 +150,7 @@ private:
                                        const std::vector<std::pair<std::string_view, int64_t>>& requests);
     kd_key_value_list cached_kvs(const std::vector<KeyValueDraft>& kvs);
     const kd_pod_condition* intern_conditions(const PodDraft& d, size_t& count);
+    const kd_container_status* intern_container_statuses(const PodDraft& d, size_t& count);
     uint32_t find_pod_slot(std::string_view uid) const;
     const kd_pod* pod_by_name(size_t hash, std::string_view ns, std::string_view name) const;
     // The pod each entry names, or nullptr; in one go, which is faster than one by one.
@@ -172,6 +173,7 @@ private:
     ArrayPool<kd_owner_reference> owner_pool_;
     ArrayPool<kd_toleration> toleration_pool_;
     ArrayPool<kd_pod_condition> condition_pool_;
+    ArrayPool<kd_container_status> container_status_pool_;
     ArrayPool<kd_taint> taint_pool_;
     ArrayPool<kd_str> str_pool_;
     ArrayPool<kd_selector_requirement> requirement_pool_;
@@ -195,6 +197,7 @@ private:
         std::vector<kd_str> strs;
         std::vector<kd_toleration> tolerations;
         std::vector<kd_pod_condition> conditions;
+        std::vector<kd_container_status> container_statuses;
         std::vector<const kd_pod*> pods;
         std::vector<std::pair<std::string_view, int64_t>> requests;
     } scratch_;

@@ -17,6 +17,8 @@ void PodDraft::clear() {
     tolerations.clear();
     local_storage = pvc = ephemeral_volume = false;
     conditions.clear();
+    status_reason = {};
+    container_statuses.clear();
 }
 
 void NodeDraft::clear() {

@@ -8,6 +8,7 @@
 
 #include "cluster/migration_objects.hpp"
 
+#include <kdesched/abi.h>
 #include <kdesched/label_selector.hpp>
 
 #include <cstdint>
@@ -78,6 +79,14 @@ struct PodDraft {
         std::string_view type, status, reason, message;
     };
     std::vector<Condition> conditions;
+    std::string_view status_reason;
+    struct ContainerStatus {
+        uint8_t kind = 0;   // kd_container_kind
+        uint8_t state = 0;  // kd_container_state
+        int32_t restart_count = 0, exit_code = 0;
+        std::string_view name, reason;
+    };
+    std::vector<ContainerStatus> container_statuses;  // in kd_pod.container_statuses' order
     void clear();
 };
 

@@ -78,6 +78,12 @@ ContentKey pod_key(const kd_pod& p) {
         const auto& c = p.conditions[i];
         k.add(view(c.type), view(c.status), view(c.reason), view(c.message));
     }
+    k.add(view(p.status_reason)).add_word(p.container_status_count);
+    for (size_t i = 0; i < p.container_status_count; ++i) {
+        const auto& c = p.container_statuses[i];
+        k.add_word(c.kind).add_word(c.state).add_word(uint64_t(int64_t(c.restart_count)));
+        k.add_word(uint64_t(int64_t(c.exit_code))).add(view(c.name), view(c.reason));
+    }
     add_spec(k, *p.spec);
     return k;
 }

@@ -58,6 +58,14 @@ PodCopy::PodCopy(const kd_pod& raw) {
     for (auto t : p.tolerations())
         tolerations_.push_back(
             {std::string(t.key()), std::string(t.op()), std::string(t.value()), std::string(t.effect())});
+    for (auto c : p.conditions())
+        conditions_.push_back(
+            {std::string(c.type()), std::string(c.status()), std::string(c.reason()), std::string(c.message())});
+    status_reason_ = p.status_reason();
+    for (auto c : p.container_statuses())
+        container_statuses_.push_back({static_cast<uint8_t>(c.kind()), static_cast<uint8_t>(c.state()),
+                                       c.restart_count(), c.exit_code(), std::string(c.name()),
+                                       std::string(c.reason())});
 }
 
 const PodDraft& PodCopy::replacement(const std::string& name, const std::string& uid, const std::string& node,
@@ -110,6 +118,11 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
 const PodDraft& PodCopy::annotated(const std::string& key, const std::string& value) {
     replacement(name_, uid_, node_, creation_ms_);
     draft_.phase = phase_;
+    draft_.conditions.clear();
+    for (const auto& c : conditions_) draft_.conditions.push_back({c[0], c[1], c[2], c[3]});
+    draft_.status_reason = status_reason_;
+    for (const auto& c : container_statuses_)
+        draft_.container_statuses.push_back({c.kind, c.state, c.restart_count, c.exit_code, c.name, c.reason});
     bool replaced = false;
     for (auto& [k, v] : draft_.meta.annotations)
         if (k == key) v = value, replaced = true;

@@ -24,7 +24,7 @@ public:
     const PodDraft& replacement(const std::string& name, const std::string& uid, const std::string& node,
                                 int64_t now_ms);
 
-    // The same pod (name, UID, node, creation) with one annotation set: a merge patch.
+    // The same pod (name, UID, node, creation, phase, status) with one annotation set: a merge patch.
     const PodDraft& annotated(const std::string& key, const std::string& value);
 
     const std::string& ns() const { return ns_; }
@@ -56,6 +56,15 @@ private:
     };
     std::vector<Term> terms_;
     std::vector<std::array<std::string, 4>> tolerations_;
+    // Kept for annotated(): the pod's own status.
+    std::vector<std::array<std::string, 4>> conditions_;  // type, status, reason, message
+    std::string status_reason_;
+    struct ContainerStatus {
+        uint8_t kind, state;
+        int32_t restart_count, exit_code;
+        std::string name, reason;
+    };
+    std::vector<ContainerStatus> container_statuses_;
     std::string controller_kind_, controller_name_;
     std::string new_name_, new_uid_, new_node_;
     PodDraft draft_;

@@ -3,6 +3,8 @@
 #include "cluster/rfc3339.hpp"
 #include "cluster/schema/object_schema.hpp"
 
+#include <kdesched/abi.h>
+
 #include <kdesched/quantity.hpp>
 
 #include <charconv>
@@ -299,6 +301,24 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::pod_condition:
             pod_.conditions.emplace_back();
             break;
+        case Slot::container_status: {
+            // Kept in kd_pod's order (app, init, ephemeral) whatever order the lists come in.
+            auto& all = pod_.container_statuses;
+            status_at_ = all.size();
+            while (status_at_ > 0 && all[status_at_ - 1].kind > status_kind_) --status_at_;
+            all.emplace(all.begin() + static_cast<std::ptrdiff_t>(status_at_))->kind = status_kind_;
+            break;
+        }
+        case Slot::state_waiting:
+            pod_.container_statuses[status_at_].state = KD_CONTAINER_STATE_WAITING;
+            break;
+        case Slot::state_running:  // its contents do not matter
+            pod_.container_statuses[status_at_].state = KD_CONTAINER_STATE_RUNNING;
+            skip_ = 1;
+            return true;
+        case Slot::state_terminated:
+            pod_.container_statuses[status_at_].state = KD_CONTAINER_STATE_TERMINATED;
+            break;
         case Slot::taint:
             node_.taints.emplace_back();
             break;
@@ -341,6 +361,7 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::resources:
         case Slot::volume:
         case Slot::pod_status:
+        case Slot::container_state:
         case Slot::node_spec:
         case Slot::node_status:
         case Slot::nm_status:
@@ -403,6 +424,15 @@ bool ObjectDecoder::start_array(Slot slot) {
             break;
         case Slot::init_containers:
             containers_ = &pod_.init_containers;
+            break;
+        case Slot::container_statuses:
+            status_kind_ = KD_CONTAINER_APP;
+            break;
+        case Slot::init_container_statuses:
+            status_kind_ = KD_CONTAINER_INIT;
+            break;
+        case Slot::ephemeral_container_statuses:
+            status_kind_ = KD_CONTAINER_EPHEMERAL;
             break;
         default:
             break;
@@ -530,6 +560,16 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
         case Slot::cond_message:
             pod_.conditions.back().message = v;
             return true;
+        case Slot::status_reason:
+            pod_.status_reason = v;
+            return true;
+        case Slot::cs_name:
+            pod_.container_statuses[status_at_].name = v;
+            return true;
+        case Slot::waiting_reason:
+        case Slot::terminated_reason:
+            pod_.container_statuses[status_at_].reason = v;
+            return true;
         case Slot::taint_key:
             node_.taints.back().key = v;
             return true;
@@ -650,6 +690,12 @@ bool ObjectDecoder::set_int32(Slot slot, int64_t v) {
         case Slot::disruptions_allowed:
             pdb_.disruptions_allowed = i;
             break;
+        case Slot::restart_count:
+            pod_.container_statuses[status_at_].restart_count = i;
+            break;
+        case Slot::exit_code:
+            pod_.container_statuses[status_at_].exit_code = i;
+            break;
         case Slot::min_available:
         case Slot::max_unavailable:
             pdb_bound(slot) = kd::IntOrString{false, i, {}};
@@ -665,10 +711,6 @@ bool ObjectDecoder::integer(int64_t v) {
     switch (Slot slot = take_slot()) {
         case Slot::skip:
             return true;
-        case Slot::priority:
-        case Slot::replicas:
-        case Slot::ready_replicas:
-        case Slot::disruptions_allowed:
         case Slot::min_available:
         case Slot::max_unavailable:
             return set_int32(slot, v);
@@ -681,6 +723,7 @@ bool ObjectDecoder::integer(int64_t v) {
             return true;
         }
         default:
+            if (schema::is_int32(slot)) return set_int32(slot, v);
             return wrong_type(slot, "a number");
     }
 }
@@ -692,7 +735,7 @@ bool ObjectDecoder::Uint64(uint64_t u) {
     if (slot == Slot::skip) return true;
     if (slot == Slot::quantity)
         fail("invalid quantity " + std::to_string(u), quantity_hint());
-    else if (slot >= Slot::priority && slot <= Slot::max_unavailable)
+    else if (schema::is_int32(slot) || slot == Slot::min_available || slot == Slot::max_unavailable)
         fail("out of range for a 32-bit integer: " + std::to_string(u));
     else
         return wrong_type(slot, "a number");
@@ -712,20 +755,15 @@ bool ObjectDecoder::Double(double d) {
         case Slot::quantity:
             quantity(stack_.back().key, text);
             return true;
-        case Slot::priority:
-        case Slot::replicas:
-        case Slot::ready_replicas:
-        case Slot::disruptions_allowed:
-        case Slot::min_available:
-        case Slot::max_unavailable:
+        default:
+            if (!schema::is_int32(slot) && slot != Slot::min_available && slot != Slot::max_unavailable)
+                return wrong_type(slot, "a number");
             // YAML 1e3 or 3.0 is still a whole number; 1.5 is not.
             if (std::trunc(d) != d || std::abs(d) > 1e15) {
                 fail("must be an integer, got " + std::string(text));
                 return true;
             }
             return set_int32(slot, static_cast<int64_t>(d));
-        default:
-            return wrong_type(slot, "a number");
     }
 }
 

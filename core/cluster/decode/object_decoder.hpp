@@ -122,6 +122,8 @@ private:
     std::vector<PodDraft::Container>* containers_ = nullptr;
     std::vector<SelectorRequirementDraft>* reqs_ = nullptr;
     std::optional<kd::LabelSelector>* selector_ = nullptr;
+    uint8_t status_kind_ = 0;                   // the container status list being read (kd_container_kind)
+    size_t status_at_ = 0;                      // the container status being read
     std::string_view cond_type_, cond_status_;  // node conditions: type and status come in any order
 
     PodDraft pod_;

@@ -63,6 +63,11 @@ enum class Slot : unsigned char {
     vol_ephemeral,
     pod_status,
     pod_condition,
+    container_status,
+    container_state,
+    state_waiting,
+    state_running,
+    state_terminated,
     node_spec,
     taint,
     node_status,
@@ -101,6 +106,9 @@ enum class Slot : unsigned char {
     init_containers,
     volumes,
     pod_conditions,
+    container_statuses,
+    init_container_statuses,
+    ephemeral_container_statuses,
     taints,
     node_conditions,
     nm_pods,
@@ -137,6 +145,10 @@ enum class Slot : unsigned char {
     cond_status,
     cond_reason,
     cond_message,
+    status_reason,
+    cs_name,
+    waiting_reason,
+    terminated_reason,
     taint_key,
     taint_value,
     taint_effect,
@@ -156,6 +168,8 @@ enum class Slot : unsigned char {
     priority,
     replicas,
     ready_replicas,
+    restart_count,
+    exit_code,
     disruptions_allowed,
     // The rest.
     quantity,
@@ -311,10 +325,29 @@ inline constexpr std::array<FieldRow, 4> kVolume = {{
     {"persistentVolumeClaim", 10, Wire::message, Slot::vol_pvc, 2},
     {"ephemeral", 29, Wire::message, Slot::vol_ephemeral, 2},
 }};
-inline constexpr std::array<FieldRow, 3> kPodStatus = {{
+inline constexpr std::array<FieldRow, 7> kPodStatus = {{
     {"phase", 1, Wire::string, Slot::phase},
     {"qosClass", 9, Wire::string, Slot::qos_class},
     {"conditions", 2, Wire::messages, Slot::pod_conditions},
+    {"containerStatuses", 8, Wire::messages, Slot::container_statuses},
+    {"initContainerStatuses", 10, Wire::messages, Slot::init_container_statuses},
+    {"ephemeralContainerStatuses", 13, Wire::messages, Slot::ephemeral_container_statuses},
+    {"reason", 4, Wire::string, Slot::status_reason},
+}};
+inline constexpr std::array<FieldRow, 3> kContainerStatus = {{
+    {"name", 1, Wire::string, Slot::cs_name},
+    {"restartCount", 5, Wire::int32, Slot::restart_count},
+    {"state", 2, Wire::message, Slot::container_state},
+}};
+inline constexpr std::array<FieldRow, 3> kContainerState = {{
+    {"running", 2, Wire::message, Slot::state_running},
+    {"waiting", 1, Wire::message, Slot::state_waiting},
+    {"terminated", 3, Wire::message, Slot::state_terminated},
+}};
+inline constexpr std::array<FieldRow, 1> kStateWaiting = {{{"reason", 1, Wire::string, Slot::waiting_reason}}};
+inline constexpr std::array<FieldRow, 2> kStateTerminated = {{
+    {"exitCode", 1, Wire::int32, Slot::exit_code},
+    {"reason", 3, Wire::string, Slot::terminated_reason},
 }};
 inline constexpr std::array<FieldRow, 4> kPodCondition = {{
     {"type", 1, Wire::string, Slot::cond_type},
@@ -470,6 +503,10 @@ inline constexpr Context kContexts[] = {
     {Slot::volume, rows::kVolume},
     {Slot::pod_status, rows::kPodStatus},
     {Slot::pod_condition, rows::kPodCondition},
+    {Slot::container_status, rows::kContainerStatus},
+    {Slot::container_state, rows::kContainerState},
+    {Slot::state_waiting, rows::kStateWaiting},
+    {Slot::state_terminated, rows::kStateTerminated},
     {Slot::node_spec, rows::kNodeSpec},
     {Slot::taint, rows::kTaint},
     {Slot::node_status, rows::kNodeStatus},
@@ -532,6 +569,10 @@ constexpr Slot element_of(Slot list) {
             return Slot::volume;
         case Slot::pod_conditions:
             return Slot::pod_condition;
+        case Slot::container_statuses:
+        case Slot::init_container_statuses:
+        case Slot::ephemeral_container_statuses:
+            return Slot::container_status;
         case Slot::taints:
             return Slot::taint;
         case Slot::node_conditions:

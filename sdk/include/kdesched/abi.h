@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 2
+#define KD_API_VERSION_MINOR 3
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -230,6 +230,32 @@ typedef struct kd_pod_spec {
     size_t toleration_count;
 } kd_pod_spec;
 
+/* (API 1.3) Which list of status a kd_container_status comes from. */
+typedef enum kd_container_kind {
+    KD_CONTAINER_APP = 0,      /* status.containerStatuses */
+    KD_CONTAINER_INIT = 1,     /* status.initContainerStatuses */
+    KD_CONTAINER_EPHEMERAL = 2 /* status.ephemeralContainerStatuses */
+} kd_container_kind;
+
+/* (API 1.3) A container's current state (status.*ContainerStatuses[].state). */
+typedef enum kd_container_state {
+    KD_CONTAINER_STATE_UNKNOWN = 0, /* no state reported */
+    KD_CONTAINER_STATE_WAITING = 1,
+    KD_CONTAINER_STATE_RUNNING = 2,
+    KD_CONTAINER_STATE_TERMINATED = 3
+} kd_container_state;
+
+/* (API 1.3) One entry of a pod's container statuses. */
+typedef struct kd_container_status {
+    uint32_t struct_size;
+    uint8_t kind;          /* kd_container_kind */
+    uint8_t state;         /* kd_container_state */
+    int32_t restart_count; /* restartCount */
+    int32_t exit_code;     /* state.terminated.exitCode; 0 unless KD_CONTAINER_STATE_TERMINATED */
+    kd_str name;
+    kd_str reason; /* state.waiting.reason or state.terminated.reason ("CrashLoopBackOff", "OOMKilled", …) */
+} kd_container_status;
+
 typedef struct kd_pod {
     uint32_t struct_size;
     uint32_t flags; /* KD_POD_* bits */
@@ -244,6 +270,12 @@ typedef struct kd_pod {
     const kd_pod_condition* conditions; /* stride: element struct_size */
     size_t condition_count;
     const kd_pod_spec* spec; /* never NULL; shared with other pods */
+    /* (API 1.3) */
+    kd_str status_reason; /* status.reason ("Evicted", "NodeLost", …) */
+    /* The containers' statuses, then the init containers', then the ephemeral containers', each
+     * list in the pod's order. Stride: element struct_size. */
+    const kd_container_status* container_statuses;
+    size_t container_status_count;
 } kd_pod;
 
 typedef struct kd_node {

@@ -77,6 +77,16 @@ public:
         std::vector<std::pair<std::string, int64_t>> requests;
         std::vector<std::array<std::string, 4>> tolerations;  // key, operator, value, effect
         std::vector<std::array<std::string, 4>> conditions;   // type, status, reason, message
+        std::string status_reason;
+        struct ContainerStatus {
+            kd_container_kind kind;
+            std::string name;
+            int32_t restarts;
+            kd_container_state state;
+            std::string reason;
+            int32_t exit_code;
+        };
+        std::vector<ContainerStatus> container_statuses;  // kept in kd_pod's order by container_status()
         struct Term {
             std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> expressions, fields;
         };
@@ -116,6 +126,16 @@ public:
         PodSpec& condition(std::string type, std::string status, std::string reason = "", std::string message = "") {
             return conditions.push_back({std::move(type), std::move(status), std::move(reason), std::move(message)}),
                    *this;
+        }
+        PodSpec& with_status_reason(std::string r) { return status_reason = std::move(r), *this; }
+        // A container status (API 1.3), placed after the others of its kind (app, init, ephemeral).
+        PodSpec& container_status(std::string container, int32_t restarts,
+                                  kd_container_state state = KD_CONTAINER_STATE_RUNNING, std::string reason = "",
+                                  int32_t exit_code = 0, kd_container_kind kind = KD_CONTAINER_APP) {
+            auto at = container_statuses.begin();
+            while (at != container_statuses.end() && at->kind <= kind) ++at;
+            container_statuses.insert(at, {kind, std::move(container), restarts, state, std::move(reason), exit_code});
+            return *this;
         }
         // Adds a required node-affinity term with one expression (call again for OR-ed terms).
         PodSpec& require_node(std::string key, std::string op, std::vector<std::string> values) {
@@ -266,6 +286,21 @@ public:
             k.conditions = cond.data();
             k.condition_count = cond.size();
             k.spec = &b.specs.back();
+            k.status_reason = s(p.status_reason);
+            auto& statuses = b.container_statuses.emplace_back();
+            for (auto& c : p.container_statuses) {
+                kd_container_status e{};
+                e.struct_size = sizeof(kd_container_status);
+                e.kind = static_cast<uint8_t>(c.kind);
+                e.state = static_cast<uint8_t>(c.state);
+                e.restart_count = c.restarts;
+                e.exit_code = c.exit_code;
+                e.name = s(c.name);
+                e.reason = s(c.reason);
+                statuses.push_back(e);
+            }
+            k.container_statuses = statuses.data();
+            k.container_status_count = statuses.size();
             b.pods.push_back(k);
         }
         b.metrics.reserve(metrics_.size());
@@ -318,6 +353,7 @@ private:
         std::deque<std::vector<kd_owner_reference>> owners;
         std::deque<std::vector<kd_toleration>> tolerations;
         std::deque<std::vector<kd_pod_condition>> conditions;
+        std::deque<std::vector<kd_container_status>> container_statuses;
         std::deque<std::vector<kd_node_selector_term>> terms;
         std::deque<std::vector<kd_selector_requirement>> requirements;
         std::deque<std::vector<kd_str>> strs;

@@ -202,6 +202,25 @@ private:
     const kd_pod_condition* c_;
 };
 
+// (API 1.3) A container's status: its list (app, init, ephemeral), restarts and current state.
+class ContainerStatus {
+public:
+    explicit ContainerStatus(const kd_container_status* c) : c_(c) {}
+    kd_container_kind kind() const { return static_cast<kd_container_kind>(c_->kind); }
+    std::string_view name() const { return sv(c_->name); }
+    int32_t restart_count() const { return c_->restart_count; }
+    kd_container_state state() const { return static_cast<kd_container_state>(c_->state); }
+    bool waiting() const { return c_->state == KD_CONTAINER_STATE_WAITING; }
+    bool terminated() const { return c_->state == KD_CONTAINER_STATE_TERMINATED; }
+    // state.waiting.reason or state.terminated.reason; "" otherwise.
+    std::string_view reason() const { return sv(c_->reason); }
+    // state.terminated.exitCode, when terminated().
+    int32_t exit_code() const { return c_->exit_code; }
+
+private:
+    const kd_container_status* c_;
+};
+
 class Pod {
 public:
     explicit Pod(const kd_pod* p) : p_(p) {}
@@ -247,8 +266,17 @@ public:
             if (c.type() == type) return c;
         return std::nullopt;
     }
+    // (API 1.3; empty on an older host) status.reason, and the containers' statuses (see
+    // kd_pod.container_statuses for the order).
+    std::string_view status_reason() const { return has_1_3() ? sv(p_->status_reason) : std::string_view(); }
+    StructRange<ContainerStatus, kd_container_status> container_statuses() const {
+        return has_1_3() ? StructRange<ContainerStatus, kd_container_status>{p_->container_statuses,
+                                                                             p_->container_status_count}
+                         : StructRange<ContainerStatus, kd_container_status>{nullptr, 0};
+    }
 
 private:
+    bool has_1_3() const { return p_->struct_size >= offsetof(kd_pod, container_status_count) + sizeof(size_t); }
     const kd_pod* p_;
 };
 

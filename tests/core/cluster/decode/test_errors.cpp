@@ -176,3 +176,12 @@ TEST_CASE("a null kind is no kind", "[errors]") {
           "cluster.json: object #0: the object has no kind (every object needs apiVersion and kind, as kubectl prints "
           "them)");
 }
+
+TEST_CASE("a container status of the wrong type names its path", "[errors]") {
+    std::string text = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"},)"
+                       R"("status":{"initContainerStatuses":[{"name":"a","restartCount":"7"}]}})";
+    CHECK_THAT(
+        load_error(text),
+        Catch::Contains("cluster.json:1:136: object #0 (Pod ns/p): status.initContainerStatuses[0].restartCount: "
+                        "must be an integer, got a string"));
+}

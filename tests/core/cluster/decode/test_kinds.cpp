@@ -493,6 +493,65 @@ TEST_CASE("a Pod with no optional fields gives an empty draft", "[kinds]") {
     CHECK(p.phase == "");
 }
 
+TEST_CASE("a Pod's status.reason and container statuses, in kd_pod's order whatever order the lists come in",
+          "[kinds]") {
+    const char* json = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"},"status":{
+  "phase":"Failed","reason":"Evicted","message":"The node was low on resource: memory.",
+  "ephemeralContainerStatuses":[{"name":"debug","restartCount":0,"state":{"running":{"startedAt":"2026-11-20T10:00:00Z"}}}],
+  "initContainerStatuses":[{"name":"setup","restartCount":0,"state":{"terminated":{"exitCode":0,"reason":"Completed"}}}],
+  "containerStatuses":[
+    {"name":"app","restartCount":7,"ready":false,"state":{"waiting":{"reason":"CrashLoopBackOff","message":"back-off"}},
+     "lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}},
+    {"name":"log","state":{"terminated":{"reason":"Error","exitCode":-1,"signal":9}},"restartCount":2},
+    {"name":"new"}]}})";
+    RecordingSink sink;
+    load_text(json, sink);
+    REQUIRE(sink.pods.size() == 1);
+    const PodDraft& p = sink.pods[0];
+    CHECK(p.status_reason == "Evicted");
+    REQUIRE(p.container_statuses.size() == 5);
+    struct Want {
+        kd_container_kind kind;
+        std::string name;
+        int32_t restarts;
+        kd_container_state state;
+        std::string reason;
+        int32_t exit_code;
+    };
+    const std::vector<Want> want = {
+        {KD_CONTAINER_APP, "app", 7, KD_CONTAINER_STATE_WAITING, "CrashLoopBackOff", 0},  // lastState is not read
+        {KD_CONTAINER_APP, "log", 2, KD_CONTAINER_STATE_TERMINATED, "Error", -1},
+        {KD_CONTAINER_APP, "new", 0, KD_CONTAINER_STATE_UNKNOWN, "", 0},
+        {KD_CONTAINER_INIT, "setup", 0, KD_CONTAINER_STATE_TERMINATED, "Completed", 0},
+        {KD_CONTAINER_EPHEMERAL, "debug", 0, KD_CONTAINER_STATE_RUNNING, "", 0},
+    };
+    for (size_t i = 0; i < want.size(); ++i) {
+        INFO(i);
+        const auto& c = p.container_statuses[i];
+        CHECK(c.kind == want[i].kind);
+        CHECK(c.name == want[i].name);
+        CHECK(c.restart_count == want[i].restarts);
+        CHECK(c.state == want[i].state);
+        CHECK(c.reason == want[i].reason);
+        CHECK(c.exit_code == want[i].exit_code);
+    }
+    RecordingSink yaml;
+    load_text(R"(apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+status:
+  reason: Evicted
+  initContainerStatuses:
+  - {name: setup, restartCount: 0, state: {terminated: {exitCode: 0, reason: Completed}}}
+  containerStatuses:
+  - {name: app, restartCount: 7.0, state: {waiting: {reason: CrashLoopBackOff}}}
+)",
+              yaml, "pod.yaml");
+    REQUIRE(yaml.pods.size() == 1);
+    CHECK(yaml.texts[0].substr(yaml.texts[0].find(" reason=")) ==
+          " reason=Evicted statuses=[0,app,7,1,CrashLoopBackOff,0;1,setup,0,3,Completed,0;]");
+}
+
 TEST_CASE("pod volumes: hostPath and emptyDir are local storage, PVC and ephemeral are flagged", "[kinds]") {
     RecordingSink sink;
     load_text(

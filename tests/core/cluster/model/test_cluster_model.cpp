@@ -72,6 +72,30 @@ TEST_CASE("pods are added, found by UID, name, node and owner", "[model]") {
     CHECK(m.pod_by_uid("u1")->spec == m.pod_by_uid("u2")->spec);
 }
 
+TEST_CASE("a pod's status reason and container statuses reach the plugin view (API 1.3)", "[model]") {
+    ClusterModel m;
+    PodSpecForTest a{"u1", "default", "web-1", "n1"};
+    PodDraft d = a.draft();
+    d.status_reason = "Evicted";
+    d.container_statuses.push_back({KD_CONTAINER_APP, KD_CONTAINER_STATE_WAITING, 4, 0, "app", "CrashLoopBackOff"});
+    d.container_statuses.push_back({KD_CONTAINER_INIT, KD_CONTAINER_STATE_TERMINATED, 0, 3, "setup", "Error"});
+    m.on_pod(d);
+    kd::Pod p(m.pod_by_uid("u1"));
+    CHECK(p.status_reason() == "Evicted");
+    std::vector<std::string> seen;
+    for (auto c : p.container_statuses())
+        seen.push_back(std::to_string(c.kind()) + " " + std::string(c.name()) + " " +
+                       std::to_string(c.restart_count()) + " " + std::to_string(c.state()) + " " +
+                       std::string(c.reason()) + " " + std::to_string(c.exit_code()));
+    CHECK(seen == std::vector<std::string>{"0 app 4 1 CrashLoopBackOff 0", "1 setup 0 3 Error 3"});
+    CHECK(p.container_statuses().begin() != p.container_statuses().end());
+    // A plugin on an older host (a kd_pod without the 1.3 fields) sees none.
+    kd_pod old = *m.pod_by_uid("u1");
+    old.struct_size = offsetof(kd_pod, status_reason);
+    CHECK(kd::Pod(&old).status_reason().empty());
+    CHECK(kd::Pod(&old).container_statuses().size() == 0);
+}
+
 TEST_CASE("unbound pods are on no node, not even on a node name never seen", "[model]") {
     ClusterModel m;
     PodSpecForTest pending{"u1", "default", "web-1", ""};

@@ -20,7 +20,7 @@ namespace {
 const std::vector<std::string> kObjects = {
     R"({"apiVersion":"v1","kind":"Node","metadata":{"uid":"n1","name":"n1","labels":{"zone":"a"}},"spec":{"taints":[{"key":"k","value":"v","effect":"NoSchedule"}]},"status":{"allocatable":{"cpu":"8","memory":"32Gi"},"conditions":[{"type":"Ready","status":"True"}]}})",
     R"({"apiVersion":"v1","kind":"Pod","metadata":{"uid":"p1","namespace":"shop","name":"web-1","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-rs","uid":"rs1","controller":true}]},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}})",
-    R"({"apiVersion":"v1","kind":"Pod","metadata":{"uid":"p2","namespace":"shop","name":"web-2","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-rs","uid":"rs1","controller":true}]},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}})",
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"uid":"p2","namespace":"shop","name":"web-2","labels":{"app":"web"},"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-rs","uid":"rs1","controller":true}]},"spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}],"containerStatuses":[{"name":"c","restartCount":1,"state":{"running":{}}}]}})",
     R"({"apiVersion":"slo.koordinator.sh/v1alpha1","kind":"NodeMetric","metadata":{"name":"n1"},"status":{"updateTime":"2026-11-26T10:00:00Z","nodeMetric":{"nodeUsage":{"resources":{"cpu":"2","memory":"4Gi"}}},"podsMetric":[{"namespace":"shop","name":"web-1","podUsage":{"resources":{"cpu":"1"}}}]}})",
     R"({"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"uid":"rs1","namespace":"shop","name":"web-rs","ownerReferences":[{"apiVersion":"apps/v1","kind":"Deployment","name":"web","uid":"d1","controller":true}]},"spec":{"replicas":2},"status":{"readyReplicas":2}})",
     R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"uid":"d1","namespace":"shop","name":"web"},"spec":{"replicas":2},"status":{"readyReplicas":2}})",
@@ -93,6 +93,9 @@ TEST_CASE("a changed field changes the digest of its kind only", "[model][digest
              {1, R"("type":"Ready","status":"True")", R"("type":"Ready","status":"False")", "Pod"},
              {1, R"("nodeName":"n1")", R"("nodeName":"n2")", "Pod"},
              {2, R"("cpu":"1")", R"("cpu":"2")", "Pod"},
+             {2, R"("restartCount":1)", R"("restartCount":2)", "Pod"},
+             {2, R"("running":{})", R"("waiting":{"reason":"CrashLoopBackOff"})", "Pod"},
+             {2, R"("phase":"Running")", R"("phase":"Running","reason":"NodeLost")", "Pod"},
              {3, R"("updateTime":"2026-11-26T10:00:00Z")", R"("updateTime":"2026-11-26T10:00:01Z")", "NodeMetric"},
              {3, R"("podUsage":{"resources":{"cpu":"1"}})", R"("podUsage":{"resources":{"cpu":"3"}})", "NodeMetric"},
              {4, R"("readyReplicas":2)", R"("readyReplicas":1)", "ReplicaSet"},

@@ -1,0 +1,33 @@
+// The fake host's SnapshotBuilder gives plugin tests the pods the host would: the API 1.3 status
+// fields in kd_pod's order, whatever order the test states them in.
+#include <kdesched/testing.hpp>
+#include <kdesched/view.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+TEST_CASE("fake host: a pod's status reason and container statuses, app then init then ephemeral", "[sdk]") {
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.pod("default", "p")
+        .on("n1")
+        .with_status_reason("Evicted")
+        .container_status("setup", 0, KD_CONTAINER_STATE_TERMINATED, "Completed", 0, KD_CONTAINER_INIT)
+        .container_status("app", 3, KD_CONTAINER_STATE_WAITING, "CrashLoopBackOff")
+        .container_status("debug", 0, KD_CONTAINER_STATE_RUNNING, "", 0, KD_CONTAINER_EPHEMERAL)
+        .container_status("log", 1, KD_CONTAINER_STATE_TERMINATED, "Error", 2);
+    kd::Snapshot snap(b.build());
+    auto pod = snap.find_pod("default", "p");
+    REQUIRE(pod);
+    CHECK(pod->status_reason() == "Evicted");
+    std::vector<std::string> seen;
+    for (auto c : pod->container_statuses())
+        seen.push_back(std::string(c.name()) + ":" + std::to_string(c.kind()) + ":" +
+                       std::to_string(c.restart_count()) + ":" + std::string(c.reason()) + ":" +
+                       std::to_string(c.exit_code()));
+    CHECK(seen == std::vector<std::string>{"app:0:3:CrashLoopBackOff:0", "log:0:1:Error:2", "setup:1:0:Completed:0",
+                                           "debug:2:0::0"});
+    CHECK((*pod->container_statuses().begin()).waiting());
+}
