@@ -10,7 +10,8 @@ static const std::string kFixtures = KDESCHED_FIXTURE_PLUGIN_ROOT;
 TEST_CASE("version prints the release and the plugin API version", "[cli]") {
     auto r = run_command(quote(kBin) + " version");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.output, Catch::Matches("kdesched [0-9]+\\.[0-9]+\\.[0-9]+ \\(plugin API " + kd_test::api_version_pattern() + "\\)\n"));
+    CHECK_THAT(r.output, Catch::Matches("kdesched [0-9]+\\.[0-9]+\\.[0-9]+ \\(plugin API " +
+                                        kd_test::api_version_pattern() + "\\)\n"));
 }
 
 TEST_CASE("plugins lists name, version, API, extension points and file", "[cli]") {
@@ -18,7 +19,8 @@ TEST_CASE("plugins lists name, version, API, extension points and file", "[cli]"
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Catch::Contains("NAME\tVERSION\tAPI\tEXTENSION POINTS\tFILE"));
     CHECK_THAT(r.output, Catch::Contains("GoodBalance\t1.2.3\t" + kd_test::api_version() + "\tbalance\t"));
-    CHECK_THAT(r.output, Catch::Contains("ThrowsInHook\t0.0.1\t" + kd_test::api_version() + "\tdeschedule,balance,filter\t"));
+    CHECK_THAT(r.output,
+               Catch::Contains("ThrowsInHook\t0.0.1\t" + kd_test::api_version() + "\tdeschedule,balance,filter\t"));
     // The in-house plugins come from the default directory next to the binary.
     CHECK_THAT(r.output, Catch::Contains("DefaultEvictor\t"));
 }

@@ -32,7 +32,8 @@ TEST_CASE("the example plugin builds against the installed SDK and the host load
     auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(ex));
     INFO(plugins.output);
     CHECK(plugins.exit_code == 0);
-    CHECK_THAT(plugins.output, Catch::Contains("PodAgeLimit\t1.0.0\t" + kd_test::api_version() + "\tdeschedule\t" + ex + "/pod_age_limit.so"));
+    CHECK_THAT(plugins.output, Catch::Contains("PodAgeLimit\t1.0.0\t" + kd_test::api_version() + "\tdeschedule\t" + ex +
+                                               "/pod_age_limit.so"));
     // DefaultEvictor comes from the installed default directory next to the installed binary.
     CHECK_THAT(plugins.output, Catch::Contains("DefaultEvictor\t"));
 

@@ -25,14 +25,16 @@ static std::string load_error(const fs::path& dir) {
 TEST_CASE("a plugin with another ABI major is refused naming the file and both versions", "[loader]") {
     std::string msg = load_error(kRoot / "major_mismatch");
     CHECK_THAT(msg, Catch::Contains("major_mismatch/fixture_major_mismatch.so"));
-    CHECK_THAT(msg, Catch::Contains("built against plugin API 2.0.0 but this kdesched implements " + kd_test::api_version()));
+    CHECK_THAT(
+        msg, Catch::Contains("built against plugin API 2.0.0 but this kdesched implements " + kd_test::api_version()));
     CHECK_THAT(msg, Catch::Contains("major versions differ"));
 }
 
 TEST_CASE("a plugin built against a newer minor is refused", "[loader]") {
     std::string msg = load_error(kRoot / "minor_newer");
     CHECK_THAT(msg, Catch::Contains("fixture_minor_newer.so"));
-    CHECK_THAT(msg, Catch::Contains("built against plugin API " + kd_test::api_version(KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR + 1) +
+    CHECK_THAT(msg, Catch::Contains("built against plugin API " +
+                                    kd_test::api_version(KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR + 1) +
                                     ", newer than this kdesched's " + kd_test::api_version()));
 }
 
