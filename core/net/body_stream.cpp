@@ -24,7 +24,8 @@ namespace bhttp = boost::beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
 
-// How often a blocked read looks at its CancelToken.
+// How often a blocked read looks at its CancelToken (a cancel also wakes it at once: stream_body's
+// Waker).
 constexpr auto kCancelPoll = std::chrono::milliseconds(100);
 
 bool is_address(const std::string& host) {
@@ -54,6 +55,7 @@ struct Steps {
         });
         io.restart();
         while (!done) {
+            if (io.stopped()) io.restart();  // a cancel stops it, to end the wait at once
             io.run_for(kCancelPoll);
             if (!done && !cancelled && cancel && cancel->cancelled()) {
                 cancelled = true;
@@ -158,6 +160,10 @@ Response stream_body(const StreamSettings& s, const Request& r, const std::funct
                      const CancelToken* cancel, Delivery delivery) {
     Response out;
     asio::io_context io;
+    // A cancel from another thread stops the io_context, so the step's wait ends now (a relist's
+    // watch, a shutdown), not at the next poll. Destroyed before `io`.
+    std::unique_ptr<CancelToken::Waker> waker;
+    if (cancel) waker = cancel->wake_with([&io] { io.stop(); });
     Steps steps{io, cancel, s.timeout, out};
     beast::tcp_stream socket(io);
     tcp::resolver resolver(io);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -72,10 +73,25 @@ struct Response {
 // Cancels a stream from another thread (shutdown, a watch to drop).
 class CancelToken {
 public:
+    struct State;
     CancelToken();
     void cancel();
     bool cancelled() const;
-    struct State;
+
+    // While a Waker lives, cancel() also calls its function (on the cancelling thread), so that a
+    // blocked wait ends at once instead of at its next look at cancelled().
+    class Waker {
+    public:
+        Waker(std::shared_ptr<State> state, std::function<void()> wake);
+        Waker(const Waker&) = delete;
+        Waker& operator=(const Waker&) = delete;
+        ~Waker();
+
+    private:
+        std::shared_ptr<State> state_;
+    };
+    [[nodiscard]] std::unique_ptr<Waker> wake_with(std::function<void()> wake) const;
+
     std::shared_ptr<State> state;
 };
 

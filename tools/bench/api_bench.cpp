@@ -201,7 +201,7 @@ int run_api_bench(const ApiBenchOptions& o) {
                    fmt::format(R"({{"kind":"NodeMetric","apiVersion":"slo.koordinator.sh/v1alpha1",)"
                                R"("count":1000000,"update_time":"{}"}})",
                                now_rfc3339()));
-    DaemonRun run{o.daemon_binary, o.default_profile, o.plugin_dir, "", kProtobuf, o.daemon_seconds};
+    DaemonRun run{o.daemon_binary, o.default_profile, o.plugin_dir, "", kProtobuf, o.daemon_seconds, "warn"};
     auto dir = std::filesystem::temp_directory_path() / fmt::format("kdesched-bench-kubeconfig-{}", ::getpid());
     std::ofstream(dir) << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " << server.url()
                        << "\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context: {cluster: c, "

@@ -94,6 +94,11 @@ int main(int argc, char** argv) {
         "--envtest", envtest.envtest_dir,
         "Measure `kdesched run` start-up on a real kube-apiserver instead: this envtest folder's start.sh "
         "(../shared/envtest), loaded with a generated cluster of --api-size; JSON and protobuf side by side");
+    std::string daemon_log_level = "warn";
+    app.add_option("--daemon-log-level", daemon_log_level,
+                   "With --envtest: the daemon's --log-level; its log is kept and named when not warn "
+                   "(debug shows when each phase of the start-up ended)")
+        ->capture_default_str();
     envtest.crds_dir = "../shared/koordinator-data/crds";
     app.add_option("--crds", envtest.crds_dir, "With --envtest: Koordinator's CRDs to install")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
@@ -109,7 +114,8 @@ int main(int argc, char** argv) {
         envtest.pods = api.pods;
         envtest.hot_share = hot_share;
         envtest.save_pod_list = api.save_pod_list;
-        envtest.daemon = {KDESCHED_BINARY, KDESCHED_DEFAULT_PROFILE, KDESCHED_PLUGIN_DIR, "", kd::tools::kJson, 0};
+        envtest.daemon = {KDESCHED_BINARY, KDESCHED_DEFAULT_PROFILE, KDESCHED_PLUGIN_DIR, "", kd::tools::kJson, 0,
+                          daemon_log_level};
         try {
             return kd::tools::run_envtest_bench(envtest);
         } catch (const std::exception& e) {

@@ -53,7 +53,8 @@ double sample(const std::string& text, const std::string& series) {
 }  // namespace
 
 int measure_daemon(const DaemonRun& o) {
-    auto dir = std::filesystem::temp_directory_path() / fmt::format("kdesched-bench-daemon-{}", ::getpid());
+    auto dir = std::filesystem::temp_directory_path() /
+               fmt::format("kdesched-bench-daemon-{}-{}", ::getpid(), std::string(o.accept) == kJson ? "json" : "pb");
     std::filesystem::create_directories(dir);
     int port = 20000 + ::getpid() % 20000;
     std::ifstream in(o.default_profile);
@@ -71,7 +72,8 @@ int measure_daemon(const DaemonRun& o) {
         FILE* f = std::freopen(log.c_str(), "w", stderr);
         (void)f;
         ::execl(o.binary.c_str(), o.binary.c_str(), "run", "--config", (dir / "profile.yaml").c_str(), "--kubeconfig",
-                o.kubeconfig.c_str(), "--plugin-dir", o.plugin_dir.c_str(), "--log-level", "warn", nullptr);
+                o.kubeconfig.c_str(), "--plugin-dir", o.plugin_dir.c_str(), "--log-level", o.log_level.c_str(),
+                nullptr);
         ::_exit(127);
     }
     kd::core::net::HttpClient probe("http://127.0.0.1:" + std::to_string(port), {});
@@ -93,6 +95,7 @@ int measure_daemon(const DaemonRun& o) {
         "kdesched run ({:8}): ready (every kind synced) {:.1f} s after start, first cycle done "
         "at {:.1f} s\n",
         json ? "JSON" : "protobuf", ready_s, cycle_done_s);
+    if (o.log_level != "warn") std::cout << "  its log: " << (dir / "daemon.log").string() << "\n";
     if (o.seconds > 0) {
         ProcessFigures at_ready = figures_of(pid);
         std::string m0 = get("/metrics").body;
@@ -114,7 +117,7 @@ int measure_daemon(const DaemonRun& o) {
     ::kill(pid, SIGTERM);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    std::filesystem::remove_all(dir);
+    if (o.log_level == "warn") std::filesystem::remove_all(dir);
     return 0;
 }
 

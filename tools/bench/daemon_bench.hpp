@@ -14,6 +14,7 @@ struct DaemonRun {
     std::string binary, default_profile, plugin_dir, kubeconfig;
     const char* accept = kProtobuf;  // clientConnection.acceptContentTypes
     int seconds = 0;                 // measured after the first cycle (0: only the start)
+    std::string log_level = "warn";  // the daemon's --log-level (its log is kept when not warn)
 };
 
 // Prints one line of figures; returns the process exit code.

@@ -91,6 +91,28 @@ TEST_CASE("stream: a cancelled stream ends at once, reported as cancelled") {
     CHECK(seconds_since(t0) < 2);
 }
 
+TEST_CASE("stream: a cancel wakes the waiting stream through its Waker, only while the Waker lives") {
+    net::CancelToken cancel;
+    int woken = 0;
+    {
+        auto waker = cancel.wake_with([&] { ++woken; });
+        cancel.cancel();
+        CHECK(woken == 1);
+        CHECK(cancel.cancelled());
+    }
+    cancel.cancel();  // no Waker now: nothing to call
+    CHECK(woken == 1);
+    // A token shared by two streams: whichever ends first leaves no function behind.
+    net::CancelToken shared;
+    int a = 0, b = 0;
+    auto first = shared.wake_with([&] { ++a; });
+    {
+        auto second = shared.wake_with([&] { ++b; });
+    }
+    shared.cancel();
+    CHECK(a + b == 0);
+}
+
 TEST_CASE("stream: an error answer is read whole into the body, not streamed") {
     kd_test::FakeApiServer server;
     net::HttpClient client(server.url(), net::ClientConfig{});
