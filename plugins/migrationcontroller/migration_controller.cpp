@@ -178,12 +178,16 @@ int64_t MigrationController::tick(kd::Cycle& cycle) {
     }
     // After the reconciles, so a job that ended in this tick releases its Reservation at once; a
     // job ended by an earlier leader is caught here too.
+    // The Reservations are read once, and only when some job that ended names one.
+    std::optional<std::map<std::string, std::string, std::less<>>> unused;
     for (const Job& j : m.all())
-        if (!j.uid().empty() && ours(j))
-            if (std::string err = reconciler_.release(cycle, j, reservations); !err.empty())
+        if (!j.uid().empty() && ours(j) && !j.active() && !j.reservation_name().empty()) {
+            if (!unused) unused = ReservationView::unused(reservations);
+            if (std::string err = reconciler_.release(cycle, j, *unused); !err.empty())
                 warnings_.warn(cycle, "Reservation \"" + std::string(j.reservation_name()) + "\"",
                                "releasing it for ended PodMigrationJob \"" + std::string(j.name()) + "\": " + err +
                                    "; tried again next cycle");
+        }
     requeue_at_ = std::move(requeue);
     std::erase_if(refused_in_, [&](const auto& e) { return e.second != cycle.number(); });
     if (now >= next_scavenge_ms_) {

@@ -323,18 +323,16 @@ bool Reconciler::evict_pod(Step& s, ReconcileOutcome& out) {
     return false;
 }
 
-std::string Reconciler::release(kd::Cycle& cycle, const Job& job, std::string_view reservations) {
+std::string Reconciler::release(kd::Cycle& cycle, const Job& job,
+                                const std::map<std::string, std::string, std::less<>>& unused) {
     if (job.active() || job.reservation_name().empty()) return "";
-    auto r = ReservationView::find(reservations, job.reservation_name());
-    if (!r || r->bound_pod()) return "";
-    std::string_view phase = r->phase();
-    if (phase == "Succeeded" || phase == "Failed") return "";  // consumed or expired: holds nothing
-    kd::WriteResult deleted = cycle.delete_object("Reservation", "", r->name());
+    auto r = unused.find(job.reservation_name());
+    if (r == unused.end()) return "";
+    kd::WriteResult deleted = cycle.delete_object("Reservation", "", r->first);
     if (deleted.not_found()) return "";  // released already; the snapshot had not caught up
     if (!deleted.ok()) return deleted.message;
-    cycle.info("released Reservation \"" + std::string(r->name()) + "\" (" +
-               std::string(phase.empty() ? "Pending" : phase) + ") of PodMigrationJob \"" + std::string(job.name()) +
-               "\", which ended " + std::string(job.phase()));
+    cycle.info("released Reservation \"" + r->first + "\" (" + r->second + ") of PodMigrationJob \"" +
+               std::string(job.name()) + "\", which ended " + std::string(job.phase()));
     return "";
 }
 

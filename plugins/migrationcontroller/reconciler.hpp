@@ -42,8 +42,10 @@ public:
 
     // A job that ended leaves no Reservation holding capacity: one still Pending, Available or
     // Waiting with no pod bound is deleted (docs/compatibility.md; koord keeps it until its TTL).
-    // Returns "" when there was nothing to release or it is gone, else the delete's error.
-    std::string release(kd::Cycle& cycle, const Job& job, std::string_view reservations);
+    // `unused` is ReservationView::unused of the cycle's Reservations. Returns "" when there was
+    // nothing to release or it is gone, else the delete's error.
+    std::string release(kd::Cycle& cycle, const Job& job,
+                        const std::map<std::string, std::string, std::less<>>& unused);
 
     // Scavenger: every job older than ttl + 5m (30m without a ttl) is deleted, Reservation first.
     void scavenge(kd::Cycle& cycle, const std::vector<Job>& jobs);

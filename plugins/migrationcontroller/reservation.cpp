@@ -182,6 +182,23 @@ std::optional<ReservationView> ReservationView::find(std::string_view json_array
     return std::nullopt;
 }
 
+std::map<std::string, std::string, std::less<>> ReservationView::unused(std::string_view json_array) {
+    std::map<std::string, std::string, std::less<>> out;
+    rapidjson::Document d;
+    d.Parse(json_array.data(), json_array.size());
+    if (d.HasParseError() || !d.IsArray()) return out;
+    for (const auto& v : d.GetArray()) {
+        const rapidjson::Value* status = member(&v, "status");
+        std::string_view phase = str(member(status, "phase"));
+        const rapidjson::Value* owners = member(status, "currentOwners");
+        bool bound = owners && owners->IsArray() && !owners->Empty();
+        if (phase == "Succeeded" || phase == "Failed" || bound) continue;  // consumed, expired or bound
+        out.emplace(std::string(str(member(member(&v, "metadata"), "name"))),
+                    phase.empty() ? "Pending" : std::string(phase));
+    }
+    return out;
+}
+
 std::string_view ReservationView::name() const {
     return str(member(member(doc_.get(), "metadata"), "name"));
 }

@@ -8,6 +8,8 @@
 
 #include <rapidjson/document.h>
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +35,9 @@ public:
     explicit ReservationView(const rapidjson::Value& object);
     // The Reservation named `name` in a list_objects("Reservation") array, or nullopt.
     static std::optional<ReservationView> find(std::string_view json_array, std::string_view name);
+    // The Reservations of such an array that hold capacity unused — Pending (or no phase yet),
+    // Available or Waiting, with no pod bound — by name, with their phase ("Pending" for none).
+    static std::map<std::string, std::string, std::less<>> unused(std::string_view json_array);
 
     std::string_view name() const;
     std::string_view uid() const;

@@ -3,6 +3,7 @@
 #include "cluster/decode/protobuf_wire.hpp"
 #include "cluster/schema/object_schema.hpp"
 
+#include <algorithm>
 #include <span>
 #include <string>
 
@@ -29,12 +30,15 @@ public:
     void members(std::string_view data, Slot ctx, uint32_t via = 0) {
         const std::span<const FieldRow> rows = schema::rows_of(ctx);
         if (rows.empty()) return;  // an object whose presence is all that counts
+        // Only a context with inlined messages (Volume) looks twice at a field it has no row for.
+        const bool has_inlined =
+            via == 0 && std::any_of(rows.begin(), rows.end(), [](const FieldRow& row) { return row.via != 0; });
         WireReader r(data);
         WireField f;
         while (r.next(f)) {
             const FieldRow* row = find(rows, f.number, via);
             if (!row) {
-                if (via == 0 && inlined(rows, f.number)) {
+                if (has_inlined && inlined(rows, f.number)) {
                     expect(f, WireType::bytes);
                     members(f.bytes, ctx, f.number);
                 }
