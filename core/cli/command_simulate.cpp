@@ -62,6 +62,20 @@ int run_simulate(const CommonOptions& opts, const SimulateOptions& sim) {
             core::write_json(std::cout, report);
         else
             core::write_table(std::cout, report);
+        // The report is complete either way; the exit code says whether every cycle ran through
+        // (as `kdesched run` counts a failed cycle), so a script can tell.
+        size_t failed = 0;
+        for (const core::CycleReport& c : report.cycles) {
+            if (!c.error.empty()) std::cerr << "cycle " << c.cycle << " stopped early: " << c.error << "\n";
+            for (const std::string& e : c.tick_errors)
+                std::cerr << "cycle " << c.cycle << ", periodic work: " << e << "\n";
+            failed += !c.error.empty() || !c.tick_errors.empty();
+        }
+        if (failed > 0) {
+            std::cerr << failed << " of " << report.cycles.size()
+                      << " cycles failed (the report above shows each); fix the plugin or its args named there\n";
+            return kRuntimeFailure;
+        }
         return kOk;
     } catch (const core::Error& e) {
         std::cerr << e.what() << "\n";

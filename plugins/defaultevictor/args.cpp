@@ -61,7 +61,6 @@ void DefaultEvictorArgs::validate(kd::Errors& errs, const std::string& path) con
         if (!StringLabelSelector::parse(nodeSelector, &why))
             errs.add(kd::field_path(path, "nodeSelector"), "invalid label selector \"" + nodeSelector + "\": " + why);
     }
-    if (labelSelector) labelSelector->validate(errs, kd::field_path(path, "labelSelector"));
 
     if (priorityThreshold) {
         std::string p = kd::field_path(path, "priorityThreshold");

@@ -59,7 +59,6 @@ void check_order(const std::optional<ResourceThresholds>& small, const char* sma
 // Validation of one pool (the default pool has path "" and inherits nothing).
 void validate_pool(const NodePoolArgs& pool, const std::string& path, kd::Errors& errs) {
     const auto& in = pool.inherited;
-    if (pool.nodeSelector) pool.nodeSelector->validate(errs, kd::field_path(path, "nodeSelector"));
     if (!in.high) check_non_negative(pool.highThresholds, kd::field_path(path, "highThresholds"), errs);
     if (!in.low) check_non_negative(pool.lowThresholds, kd::field_path(path, "lowThresholds"), errs);
     if (!in.prodHigh) check_non_negative(pool.prodHighThresholds, kd::field_path(path, "prodHighThresholds"), errs);
@@ -149,10 +148,6 @@ void LowNodeLoadArgs::validate(kd::Errors& errs, const std::string& path) const 
                  "must be > 0 (got " + std::to_string(*nodeMetricExpirationSeconds) + ")");
     if (evictableNamespaces && !evictableNamespaces->include.empty() && !evictableNamespaces->exclude.empty())
         errs.add(kd::field_path(path, "evictableNamespaces"), "only one of include and exclude can be set");
-    for (size_t i = 0; i < podSelectors.size(); ++i)
-        if (podSelectors[i].selector)
-            podSelectors[i].selector->validate(
-                errs, kd::field_path(kd::index_path(kd::field_path(path, "podSelectors"), i), "selector"));
 
     // The default pool is the top level itself: its problems carry top-level paths.
     NodePoolArgs top;
@@ -165,7 +160,6 @@ void LowNodeLoadArgs::validate(kd::Errors& errs, const std::string& path) const 
     validate_pool(top, path, errs);
     for (size_t i = 0; i < nodePools.size(); ++i)
         validate_pool(nodePools[i], kd::index_path(kd::field_path(path, "nodePools"), i), errs);
-    if (podPicker) podPicker->validate(errs, kd::field_path(path, "podPicker"));
 }
 
 }  // namespace kd::plugins::lownodeload

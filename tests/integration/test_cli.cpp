@@ -62,3 +62,14 @@ TEST_CASE("plan on the embedded default profile prints the cycle and every plugi
     CHECK_THAT(r.output, Catch::Contains("    evict:\n      - MigrationController "));
     CHECK_THAT(r.output, Catch::Contains("    periodic work: MigrationController\n"));
 }
+
+TEST_CASE("simulate prints the whole report and exits 3 when a plugin stops its cycles", "[cli]") {
+    auto r = run_command(quote(kBin) + " simulate --cycles 2 --config " +
+                         quote(kData + "/integration/throws-in-balance.yaml") + " --plugin-dir " +
+                         quote(kFixtures + "/behaviour"));
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.output, Catch::Contains("cycle 2  "));  // the report went on to the last cycle
+    CHECK_THAT(r.output, Catch::Contains("cycle 1 stopped early: profile \"throws\" balance: ThrowsInHook: "
+                                         "balance exploded"));
+    CHECK_THAT(r.output, Catch::Contains("2 of 2 cycles failed"));
+}

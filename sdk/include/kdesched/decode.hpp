@@ -11,7 +11,8 @@
 //
 // Unknown keys, duplicate keys and wrong types are errors; every error carries the JSON path
 // (`nodePools[1].highThresholds.cpu`). Defaults are the member initialisers; `validate` runs after
-// decoding, collecting every problem instead of stopping at the first.
+// decoding, on every struct that has one however deeply nested (see validate_value), collecting
+// every problem instead of stopping at the first.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -436,10 +437,41 @@ struct Decoder<IntOrString> {
     }
 };
 
-// Recursively runs validate() on a decoded value when its type has one.
+template <class T>
+void validate_value(const T& value, Errors& errs, const std::string& path);
+
+namespace detail {
+
+// Visitor that validates each declared field at its own path.
+struct FieldValidator {
+    Errors* errs;
+    const std::string* path;
+    template <class F>
+    void operator()(std::string_view name, F& field) {
+        validate_value(static_cast<const F&>(field), *errs, field_path(*path, name));
+    }
+};
+
+}  // namespace detail
+
+// Runs validate() on a decoded value when its type has one, then on everything inside it: the
+// declared fields of a struct, the value of an optional, each element of a list and each value of
+// a map, each at its own path. So a struct's validate() checks its own members' relations and
+// leaves a nested args type to that type's validate().
 template <class T>
 void validate_value(const T& value, Errors& errs, const std::string& path) {
     if constexpr (detail::HasValidate<T>) value.validate(errs, path);
+    if constexpr (detail::is_optional<T>::value) {
+        if (value) validate_value(*value, errs, path);
+    } else if constexpr (detail::is_vector<T>::value) {
+        for (size_t i = 0; i < value.size(); ++i) validate_value(value[i], errs, index_path(path, i));
+    } else if constexpr (detail::is_string_map<T>::value) {
+        for (const auto& [key, item] : value) validate_value(item, errs, field_path(path, key));
+    } else if constexpr (detail::HasFields<T>) {
+        // fields() is written once for decoding (non-const); this visitor only reads.
+        detail::FieldValidator visit{&errs, &path};
+        const_cast<T&>(value).fields(visit);
+    }
 }
 
 // Deepest nesting of arrays and objects accepted in JSON from outside — plugin args here; in the
@@ -470,8 +502,40 @@ inline bool json_too_deep(std::string_view text) {
     return false;
 }
 
-// Parses JSON text strictly into T: decode, apply_defaults() if T has it, validate() if T has it.
-// Throws DecodeError with every problem found.
+namespace detail {
+
+// Whether path `inner` is `outer` or inside it ("a.b" and "a[1]" are inside "a"; "ab" is not).
+inline bool path_within(const std::string& inner, const std::string& outer) {
+    if (inner.compare(0, outer.size(), outer) != 0) return false;
+    return inner.size() == outer.size() || outer.empty() || inner[outer.size()] == '.' || inner[outer.size()] == '[';
+}
+
+// The path of the struct that holds the field at `path` ("a.b[2].c" → "a.b[2]", "a[2]" → "a").
+inline std::string parent_path(const std::string& path) {
+    size_t cut = path.find_last_of(".[");
+    return cut == std::string::npos ? std::string() : path.substr(0, cut);
+}
+
+// Whether a validation problem at `path` may concern a value that did not decode (which then kept
+// its default): it is at, inside or around the failed field, or beside it in the same struct (a
+// struct's validate() judges its members together) unless that struct is the whole document.
+// Unknown and duplicate fields leave nothing undecoded and hide nothing.
+inline bool near_failed_field(const Errors& decode_errors, const std::string& path) {
+    for (const FieldError& e : decode_errors.items()) {
+        if (e.message.rfind("unknown field", 0) == 0 || e.message.rfind("duplicate", 0) == 0) continue;
+        if (path_within(path, e.path)) return true;
+        if (!path.empty() && path_within(e.path, path)) return true;
+        std::string holder = parent_path(e.path);
+        if (!holder.empty() && path_within(path, holder)) return true;
+    }
+    return false;
+}
+
+}  // namespace detail
+
+// Parses JSON text strictly into T: decode, apply_defaults() if T has it, then validate_value()
+// (every nested validate()). Throws DecodeError with every problem found, decoding's and
+// validation's together.
 template <class T>
 T parse(std::string_view json_text) {
     Errors errs;
@@ -489,9 +553,15 @@ T parse(std::string_view json_text) {
         throw DecodeError(std::move(errs));
     }
     decode_value(doc, out, "", errs);
-    if (!errs.empty()) throw DecodeError(std::move(errs));
     if constexpr (detail::HasDefaults<T>) out.apply_defaults();
-    validate_value(out, errs, "");
+    // Validation runs even when decoding found problems, so that one run reports them all; a
+    // field that did not decode keeps its default, so what validation says at, inside or around
+    // its path would be about a value the user did not write, and is left out.
+    Errors checked;
+    validate_value(out, checked, "");
+    const Errors decoding = errs;
+    for (const FieldError& e : checked.items())
+        if (!detail::near_failed_field(decoding, e.path)) errs.add(e.path, e.message);
     if (!errs.empty()) throw DecodeError(std::move(errs));
     return out;
 }

@@ -19,8 +19,8 @@
 namespace kd {
 
 // A plugin that offers the Pod Picker embeds `std::optional<kd::PodPickerArgs> podPicker;` in its args
-// (`v("podPicker", podPicker)`, and `podPicker->validate(errs, kd::field_path(path, "podPicker"))`
-// in its validate), then calls `cycle.pick_pods(*args.podPicker, candidates, n)`.
+// (`v("podPicker", podPicker)`: kd::parse validates it with the rest, at its own path), then calls
+// `cycle.pick_pods(*args.podPicker, candidates, n)`.
 
 // valueFrom.secretKeyRef of a header: key `key` of Secret `namespace`/`name`, read by the host.
 struct SecretKeyRef {

@@ -259,9 +259,12 @@ TEST_CASE("secretKeyRef problems fail as secret before anything is sent", "[pick
 TEST_CASE("a block the plugin did not check is refused with its field paths", "[picker]") {
     PickOutcome out = pick(R"({"http": {"host": "", "port": 70000}, "timeoutSeconds": 0, "retries": 1})");
     CHECK(out.result == "config");
+    // An unknown field and the values' problems, in one message.
     CHECK(out.error ==
           "invalid configuration: podPicker.retries: unknown field (known fields: http, maxRetries, "
-          "timeoutSeconds) (fix the podPicker block of the plugin's args)");
+          "timeoutSeconds); podPicker.http.host: must be set (the picker service's host name or IP address); "
+          "podPicker.http.port: must be between 1 and 65535, or 0 for the scheme's default (got 70000); "
+          "podPicker.timeoutSeconds: must be >= 1 (got 0) (fix the podPicker block of the plugin's args)");
     out = pick(R"({"http": {"host": "", "port": 70000}, "timeoutSeconds": 0})");
     CHECK(out.error ==
           "invalid configuration: podPicker.http.host: must be set (the picker service's host name or IP address); "
