@@ -13,21 +13,20 @@ namespace kd::core {
 ClusterSnapshot::ClusterSnapshot(const ClusterModel& model, int64_t now_ms) : model_(model) {
     for (const kd_node* n : model.nodes())
         if (n->ready) ready_nodes_.push_back(n);
-    pods_.reserve(model.pod_index_.size());
-    for (const auto& r : model.pod_slots_)
-        if (r.alive()) pods_.push_back(&r.pod);
-    // Group pods by node in node-name order, pods in insertion order within a node.
+    const PodStore& pods = model.pod_store();
+    pods_ = pods.all();
+    // Group pods by node in node-name order, pods in slot order within a node.
     pods_by_node_.reserve(pods_.size());
     std::vector<std::pair<std::string_view, const std::vector<uint32_t>*>> groups;
-    groups.reserve(model.pods_by_node_.size());
-    for (const auto& [node, slots] : model.pods_by_node_)
+    groups.reserve(pods.slots_by_node().size());
+    for (const auto& [node, slots] : pods.slots_by_node())
         if (!node.empty() && !slots.empty()) groups.emplace_back(node, &slots);
     std::sort(groups.begin(), groups.end());
     for (const auto& [node, slots] : groups) {
         std::vector<uint32_t> sorted = *slots;
         std::sort(sorted.begin(), sorted.end());
         node_ranges_[node] = {static_cast<uint32_t>(pods_by_node_.size()), static_cast<uint32_t>(sorted.size())};
-        for (uint32_t s : sorted) pods_by_node_.push_back(&model.pod_slots_[s].pod);
+        for (uint32_t s : sorted) pods_by_node_.push_back(&pods.at(s));
     }
     snap_ = kd_snapshot{sizeof(kd_snapshot),
                         now_ms,
@@ -88,9 +87,10 @@ const std::vector<const kd_pod*>& ClusterSnapshot::workload_pods(const Workload&
     if (top.kind == "Deployment") {
         // One pass over the workloads per snapshot, not one per Deployment looked up.
         if (!replica_sets_built_) {
-            for (const Workload& rs : model_.workload_slots_)
+            model_.workload_store().for_each([&](const Workload& rs) {
                 if (rs.kind == "ReplicaSet" && !rs.controller_uid.empty())
                     replica_sets_[rs.controller_uid].push_back(rs.uid);
+            });
             replica_sets_built_ = true;
         }
         if (auto rs = replica_sets_.find(top.uid); rs != replica_sets_.end())

@@ -238,11 +238,11 @@ void admit_loaded_objects(ClusterModel& model, int64_t now_ms) {
     uint64_t revision = highest_resource_version(model);
     admit(
         model.migration_jobs(), ObjectKind::migration_job, "pmj", revision, now_ms,
-        [&](const std::string& uid) { model.delete_migration_job(uid); },
+        [&](const std::string& uid) { model.remove(ObjectKind::migration_job, uid); },
         [&](PodMigrationJob j) { model.on_migration_job(std::move(j)); });
     admit(
         model.reservations(), ObjectKind::reservation, "reservation", revision, now_ms,
-        [&](const std::string& uid) { model.delete_reservation(uid); },
+        [&](const std::string& uid) { model.remove(ObjectKind::reservation, uid); },
         [&](Reservation r) { model.on_reservation(std::move(r)); });
 }
 
@@ -311,7 +311,7 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
         if (!pod) continue;
         PodCopy copy(*pod);
         auto usage = take_usage(copy.node(), copy.ns(), copy.name());
-        model_.delete_pod(e.uid);
+        model_.remove(ObjectKind::pod, e.uid);
         changed(copy.node());
         PodMove move{e.pod, copy.node(), "", ""};
         if (recreated_by_controller(copy.controller_kind())) {
@@ -363,9 +363,10 @@ std::vector<PodMove> ClusterActors::apply(const std::vector<QueuedEviction>& evi
 std::vector<PodMove> ClusterActors::apply(const CycleWrites& writes, int64_t now_ms) {
     for (const auto& [kind, name] : writes.deletions) {
         if (kind == "Reservation") {
-            if (const Reservation* r = model_.reservation_by_name(name)) model_.delete_reservation(std::string(r->uid));
+            if (const Reservation* r = model_.reservation_by_name(name))
+                model_.remove(ObjectKind::reservation, std::string(r->uid));
         } else if (const PodMigrationJob* j = model_.migration_job_by_name(name)) {
-            model_.delete_migration_job(std::string(j->uid));
+            model_.remove(ObjectKind::migration_job, std::string(j->uid));
         }
     }
     for (const auto& obj : writes.upserts) {

@@ -123,8 +123,8 @@ TEST_CASE("a delete by UID removes the pod from every index — its slot is reus
     PodSpecForTest a{"u1", "default", "web-1", "n1"}, b{"u2", "default", "web-2", "n1"};
     m.on_pod(a.draft());
     m.on_pod(b.draft());
-    CHECK(m.delete_pod("u1"));
-    CHECK_FALSE(m.delete_pod("u1"));
+    CHECK(m.remove(ObjectKind::pod, "u1"));
+    CHECK_FALSE(m.remove(ObjectKind::pod, "u1"));
     CHECK(m.pod_by_uid("u1") == nullptr);
     CHECK(m.pod_by_name("default", "web-1") == nullptr);
     CHECK(names(m.pods_on_node("n1")) == std::vector<std::string>{"default/web-2"});
@@ -144,7 +144,7 @@ TEST_CASE("heavy churn keeps every live pod's strings intact (unique text compac
         if (i % 4 == 0)
             live.push_back(p);
         else
-            m.delete_pod(p.uid);
+            m.remove(ObjectKind::pod, p.uid);
     }
     CHECK(m.pod_count() == live.size());
     for (const auto& p : live) {
@@ -176,7 +176,7 @@ TEST_CASE("nodes are replaced by UID and readiness and raw allocatable are deriv
     kd::Node r(m.node_by_name("n1-renamed"));
     CHECK(r.ready());
     CHECK(r.raw_allocatable().milli("cpu") == 4000);  // bad annotation: allocatable
-    CHECK(m.delete_node("node-uid-1"));
+    CHECK(m.remove(ObjectKind::node, "node-uid-1"));
     CHECK(m.node_count() == 0);
 }
 
@@ -248,7 +248,7 @@ TEST_CASE("workloads, migration jobs and reservations are kept and looked up", "
     CHECK(m.workload_by_name("ReplicaSet", "default", "web-abc") == nullptr);
     REQUIRE(m.workload_by_name("ReplicaSet", "default", "web-def"));
     CHECK(m.workload_by_uid("rs-uid")->replicas == 5);
-    CHECK(m.delete_workload("rs-uid"));
+    CHECK(m.remove(ObjectKind::replica_set, "rs-uid"));
     CHECK(m.workload_by_uid("rs-uid") == nullptr);
     CHECK(m.workload_by_name("ReplicaSet", "default", "web-def") == nullptr);
 
@@ -259,7 +259,7 @@ TEST_CASE("workloads, migration jobs and reservations are kept and looked up", "
     m.on_migration_job(job);
     CHECK(m.migration_jobs_for_pod("pod-uid").size() == 1);
     CHECK(m.migration_jobs_for_pod_name("default", "web-1").size() == 1);
-    CHECK(m.delete_migration_job("job-1"));
+    CHECK(m.remove(ObjectKind::migration_job, "job-1"));
     CHECK(m.migration_jobs().empty());
 
     Reservation r;

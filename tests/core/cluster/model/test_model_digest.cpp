@@ -122,7 +122,7 @@ TEST_CASE("a model updated and trimmed by watch events has the digest of a fresh
     feed(watched, {job_done[8]});
     feed(watched, {with(kObjects, 2, R"("uid":"p2","namespace":"shop","name":"web-2")",
                         R"("uid":"p3","namespace":"shop","name":"web-3")")[2]});
-    REQUIRE(watched.delete_pod("p3"));
+    REQUIRE(watched.remove(ObjectKind::pod, "p3"));
 
     CHECK(digest_model(watched) == digest_of(job_done));
     CHECK(digest_model(watched) != digest_of(kObjects));
