@@ -50,7 +50,15 @@ kd_pod_ref_list ClusterSnapshot::pods_on_node_cb(const kd_snapshot* s, kd_str no
     const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
     auto it = self->node_ranges_.find(view(node));
     if (it == self->node_ranges_.end()) return {nullptr, 0};
-    return {self->pods_by_node_.data() + it->second.first, it->second.second};
+    const kd_pod* const* pods = self->pods_by_node_.data() + it->second.first;
+    // A node's pods lie far apart in the model, and every caller reads each of them next (phase,
+    // requests, labels): asking for all their records now overlaps what would be one cache miss
+    // after another (the cycle at 10k nodes / 300k pods spent a quarter of its time in them).
+    for (size_t i = 0; i < it->second.second; ++i) {
+        __builtin_prefetch(pods[i]);
+        __builtin_prefetch(reinterpret_cast<const char*>(pods[i]) + 64);
+    }
+    return {pods, it->second.second};
 }
 
 const kd_node_metric* ClusterSnapshot::node_metric_cb(const kd_snapshot* s, kd_str node) {

@@ -140,7 +140,13 @@ void NodeUsageLoader::resolve(PoolState& state, const kd::Snapshot& snapshot, si
     const kd_node_metric* m = state.nodes[idx].metric;
     const uint32_t begin = static_cast<uint32_t>(state.pods.size());
     size_t prod_pods = 0;
-    for (auto p : snapshot.pods_on_node(kd::sv(state.nodes[idx].node->name))) {
+    auto on_node = snapshot.pods_on_node(kd::sv(state.nodes[idx].node->name));
+    // The priority class reads each pod's template and its labels, two pointer hops from the pod
+    // (which the host has already asked the cache for): asking for every pod's next hop before
+    // reading any overlaps the misses of the node's pods instead of taking them one after another.
+    for (auto p : on_node) __builtin_prefetch(p.raw()->spec);
+    for (auto p : on_node) __builtin_prefetch(p.raw()->spec->labels.items);
+    for (auto p : on_node) {
         if (finished(p)) continue;
         PriorityClass c = priority_class(p);
         prod_pods += c == PriorityClass::prod;

@@ -54,7 +54,7 @@ void NodeMetricStore::put(const NodeMetricDraft& d, ModelPools& pools, const Pod
 }
 
 bool NodeMetricStore::erase(std::string_view node_name, UniqueText& text) {
-    auto it = by_node_.find(std::string(node_name));
+    auto it = by_node_.find(node_name);
     if (it == by_node_.end()) return false;
     text.retire(it->second->own_name_bytes);
     by_node_.erase(it);
@@ -66,7 +66,7 @@ void NodeMetricStore::touch(int64_t update_ms) {
 }
 
 const kd_node_metric* NodeMetricStore::of_node(std::string_view node_name) const {
-    auto it = by_node_.find(std::string(node_name));
+    auto it = by_node_.find(node_name);
     return it == by_node_.end() ? nullptr : &it->second->metric;
 }
 

@@ -5,6 +5,7 @@
 
 #include "cluster/drafts.hpp"
 #include "cluster/store/model_pools.hpp"
+#include "cluster/store/name_hash.hpp"
 #include "cluster/store/pod_store.hpp"
 
 #include <kdesched/abi.h>
@@ -47,7 +48,7 @@ private:
         size_t own_name_bytes = 0;  // names copied into the unique text (pods unknown when it arrived)
     };
 
-    std::unordered_map<std::string, std::unique_ptr<MetricRecord>> by_node_;
+    std::unordered_map<std::string, std::unique_ptr<MetricRecord>, StringViewHash, std::equal_to<>> by_node_;
     std::vector<const kd_pod*> known_;  // reused between NodeMetrics
 };
 
