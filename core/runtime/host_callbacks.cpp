@@ -5,6 +5,7 @@
 #include "runtime/evictor_proxy.hpp"
 #include "runtime/instance_owner.hpp"
 #include "runtime/plugin_instance.hpp"
+#include "runtime/report_keys.hpp"
 
 #include <kdesched/view.hpp>
 
@@ -173,7 +174,16 @@ void event_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str ns, 
 }
 
 void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str subject, kd_str key, kd_str value) {
-    const InstanceOwner& profile = instance_of(self).owner();
+    PluginInstance& plugin = instance_of(self);
+    const InstanceOwner& profile = plugin.owner();
+    if (!report_keys::known(kd::sv(kind), kd::sv(key))) {
+        // Dropped, but not silently: a misspelt key would otherwise vanish from every report.
+        if (plugin.first_unknown_report(kd::sv(kind), kd::sv(key)))
+            spdlog::warn(
+                "plugin {} reported \"{}\" of a {} (\"{}\"), which kdesched does not know; ignored (known: {})",
+                plugin.name(), kd::sv(key), kd::sv(kind), kd::sv(subject), report_keys::kKnownList);
+        return;
+    }
     if (RunObserver* obs = profile.context().observer)
         obs->on_report(profile.name(), kd::sv(call->plugin), kd::sv(kind), kd::sv(subject), kd::sv(key), kd::sv(value));
 }

@@ -6,6 +6,7 @@
 
 #include <kdesched/abi.h>
 
+#include <set>
 #include <string>
 
 namespace kd::core {
@@ -42,12 +43,18 @@ public:
     // plugin wants the next call (0 = not before the next cycle).
     HookStatus tick(const kd_call& call, int64_t& next_ms);
 
+    // True the first time this instance reports the unknown fact `kind`/`key` (warned once).
+    bool first_unknown_report(std::string_view kind, std::string_view key) {
+        return unknown_reports_.insert(std::string(kind) + "/" + std::string(key)).second;
+    }
+
 private:
     PluginEntry entry_;
     InstanceOwner& owner_;
     kd_host host_{};
     kd_plugin_instance* handle_ = nullptr;
     std::string filter_error_;  // keeps an error reason alive for the caller
+    std::set<std::string> unknown_reports_;
 };
 
 // Collects a hook's error message through the C error sink.

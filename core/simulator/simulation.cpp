@@ -1,8 +1,10 @@
 #include "simulator/simulation.hpp"
+
 #include "cluster/rfc3339.hpp"
 
 #include "runtime/descheduler.hpp"
 #include "runtime/driver.hpp"
+#include "runtime/report_keys.hpp"
 #include "simulator/cluster_actors.hpp"
 #include "simulator/simulated_backend.hpp"
 
@@ -12,7 +14,6 @@
 #include <algorithm>
 #include <array>
 #include <map>
-#include <set>
 #include <tuple>
 #include <utility>
 
@@ -46,7 +47,9 @@ public:
         cycle_->evictions.push_back({pod.key(), std::string(pod.node_name()), std::string(r.requested_by),
                                      std::string(r.reason), kd::evict_code_name(r.code), std::string(r.decided_by),
                                      std::string(r.detail)});
-        if (r.code != KD_EVICT_ACCEPTED && r.code != KD_EVICT_DRY_RUN)
+        if (r.code == KD_EVICT_ACCEPTED || r.code == KD_EVICT_DRY_RUN)
+            evicted(pod.key());
+        else
             explain(pod.key(), std::string(r.decided_by.empty() ? r.requested_by : r.decided_by),
                     r.detail.empty() ? kd::evict_code_name(r.code) : std::string(r.detail));
     }
@@ -56,8 +59,9 @@ public:
     }
     void on_report(std::string_view, std::string_view plugin, std::string_view kind, std::string_view subject,
                    std::string_view key, std::string_view value) override {
-        if (kind == "node") node_facts_[std::string(subject)][std::string(key)] = std::string(value);
-        if (kind == "pod" && key == "skipped") explain(std::string(subject), std::string(plugin), std::string(value));
+        if (kind == "node") node_facts_[std::string(subject)][std::string(key)] = std::string(value);  // pool, class
+        if (kind == "pod" && key == report_keys::kPodSkipped)
+            explain(std::string(subject), std::string(plugin), std::string(value));
     }
     void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result,
                          std::string_view strategy) override {
@@ -72,14 +76,30 @@ public:
     const std::map<std::string, std::map<std::string, std::string>>& node_facts() const { return node_facts_; }
 
 private:
+    // One line per pod and cycle, in the order pods were first explained; the last word wins (a
+    // filter's rejection when the plugin asked, then the plugin's own reason, or a refused
+    // eviction), and a pod evicted in the end is not listed.
     void explain(const std::string& pod, const std::string& plugin, const std::string& reason) {
-        if (!explain_ || !explained_.insert(pod + "\n" + plugin + "\n" + reason).second) return;
-        cycle_->explain.push_back({pod, plugin, reason});
+        if (!explain_) return;
+        auto [it, added] = explained_.try_emplace(pod, cycle_->explain.size());
+        if (added)
+            cycle_->explain.push_back({pod, plugin, reason});
+        else
+            cycle_->explain[it->second] = {pod, plugin, reason};
+    }
+    void evicted(const std::string& pod) {
+        auto it = explained_.find(pod);
+        if (it == explained_.end()) return;
+        const size_t line = it->second;
+        explained_.erase(it);
+        cycle_->explain.erase(cycle_->explain.begin() + static_cast<std::ptrdiff_t>(line));
+        for (auto& [name, at] : explained_)
+            if (at > line) --at;
     }
     bool explain_;
     CycleReport* cycle_ = nullptr;
     std::map<std::string, std::map<std::string, std::string>> node_facts_;
-    std::set<std::string> explained_;
+    std::map<std::string, size_t> explained_;                         // pod → its line in cycle_->explain
     std::map<std::array<std::string, 4>, uint64_t> pods_evicted_;     // result, strategy, namespace, node
     std::map<std::array<std::string, 3>, uint64_t> picker_requests_;  // profile, plugin, result
 };

@@ -3,7 +3,12 @@
 #include "binary_paths.hpp"
 #include "run_command.hpp"
 
+#include <rapidjson/document.h>
+
 #include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
 
 static const std::string kFixtures = KDESCHED_FIXTURE_PLUGIN_ROOT;
 
@@ -72,4 +77,40 @@ TEST_CASE("simulate prints the whole report and exits 3 when a plugin stops its 
     CHECK_THAT(r.output, Catch::Contains("cycle 1 stopped early: profile \"throws\" balance: ThrowsInHook: "
                                          "balance exploded"));
     CHECK_THAT(r.output, Catch::Contains("2 of 2 cycles failed"));
+}
+
+TEST_CASE(
+    "simulate --explain: one line per pod, the last word wins, an evicted pod is not listed, an unknown "
+    "report key is warned once",
+    "[cli]") {
+    auto r = run_command(quote(kBin) + " simulate --cycles 2 --explain --output json --config " +
+                         quote(kData + "/integration/explain-probe.yaml") + " --plugin-dir " +
+                         quote(kFixtures + "/explain"));
+    REQUIRE(r.exit_code == 0);
+    // The embedded hotspot example's node-1: kube-proxy, five web pods, api (evicted, dry run)
+    // and cache-0.
+    rapidjson::Document doc;
+    doc.Parse(r.output.c_str() + r.output.find("\n{") + 1);
+    REQUIRE_FALSE(doc.HasParseError());
+    for (const auto& cycle : doc["cycles"].GetArray()) {
+        std::map<std::string, std::string> why;
+        for (const auto& e : cycle["explain"].GetArray()) {
+            CHECK(why.count(e["pod"].GetString()) == 0);  // one line per pod
+            why[e["pod"].GetString()] = e["reason"].GetString();
+        }
+        CHECK(why.size() == 7);
+        CHECK(why["kube-system/kube-proxy-b3682"] == "LastWord: a detail");
+        CHECK(why["shop/cache-0"] == "LastWord: a detail");
+        CHECK(why.count("shop/api-7c9f8d6b5-606ef") == 0);
+        REQUIRE(cycle["evictions"].Size() == 1);
+        CHECK(std::string(cycle["evictions"][0]["pod"].GetString()) == "shop/api-7c9f8d6b5-606ef");
+        CHECK(std::string(cycle["evictions"][0]["result"].GetString()) == "dry-run");
+    }
+    CHECK_THAT(r.output, !Catch::Contains("FirstWord"));
+    CHECK_THAT(r.output, !Catch::Contains("blue"));
+    // Warned once although reported for every pod in both cycles.
+    const std::string warning = "plugin ExplainProbe reported \"colour\" of a pod";
+    const size_t at = r.output.find(warning);
+    REQUIRE(at != std::string::npos);
+    CHECK(r.output.find(warning, at + 1) == std::string::npos);
 }

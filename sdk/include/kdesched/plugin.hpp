@@ -246,7 +246,16 @@ public:
         host_->count_eviction(host_, call_, pod.raw(), to_kd(result), to_kd(strategy));
     }
 
-    // Facts for the host's reports: node pool and class, why a candidate pod was skipped.
+    // Facts for the host's reports. The keys the host knows: a node's "pool" (the name of the pool
+    // that saw it) and "class" (low, high, prodLow, prodHigh, bothLow, appropriate); a pod's
+    // "skipped": why a candidate stayed, shown by `kdesched simulate --explain`. Another key is
+    // ignored, with one warning per plugin and key.
+    //
+    // A reason code is CamelCase and names the check, as the host's own do ("NodeFit",
+    // "LimitReached", "EvictableNamespaces", "PodSelectors"), optionally followed by ": " and a
+    // short detail ("MinReplicas: 1 of 2 ready"); --explain groups pods by the code. For a pod the
+    // last word of a cycle wins: a later report or eviction outcome replaces an earlier one, and
+    // a pod evicted in the end is not listed at all.
     void report_node(std::string_view node, std::string_view key, std::string_view value) const {
         host_->report(host_, call_, to_kd("node"), to_kd(node), to_kd(key), to_kd(value));
     }
