@@ -4,7 +4,22 @@
 # Its dependencies are computed by dpkg-shlibdeps from what the binaries link.
 # `make install` / cpack install what is built; they do not build the tests first.
 set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
-install(FILES ${PROJECT_SOURCE_DIR}/deploy/base/default.yaml DESTINATION /etc/kdesched)
+# The default profile goes to <sysconfdir>/kdesched, under the prefix (`cmake --install build --prefix
+# P` writes P/etc/kdesched) — except for the prefixes /usr and /, whose sysconfdir is /etc, the
+# rule GNUInstallDirs applies to CMAKE_INSTALL_FULL_SYSCONFDIR. It is applied when installing, not
+# here, because the package is installed with the prefix /usr (CPACK_PACKAGING_INSTALL_PREFIX)
+# from a build configured for another: the .deb ships /etc/kdesched/default.yaml (a conffile).
+install(CODE "
+  set(_sysconfdir [[${CMAKE_INSTALL_SYSCONFDIR}]])
+  if(NOT IS_ABSOLUTE \"\${_sysconfdir}\")
+    if(CMAKE_INSTALL_PREFIX MATCHES [[^/(usr/?)?$]])
+      set(_sysconfdir \"/\${_sysconfdir}\")
+    else()
+      set(_sysconfdir \"\${CMAKE_INSTALL_PREFIX}/\${_sysconfdir}\")
+    endif()
+  endif()
+  file(INSTALL DESTINATION \"\${_sysconfdir}/kdesched\" TYPE FILE
+       FILES [[${PROJECT_SOURCE_DIR}/deploy/base/default.yaml]])")
 install(FILES ${PROJECT_SOURCE_DIR}/deploy/package/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 set(_changelog ${PROJECT_BINARY_DIR}/changelog.gz)
 add_custom_command(OUTPUT ${_changelog}
@@ -22,6 +37,10 @@ and runs them against a cluster (kdesched run) or offline on a snapshot (kdesche
 Its balance plugins, LowNodeLoad and MigrationController among them, are shared libraries
 loaded at run time; the package includes the SDK to build more.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# Installed through DESTDIR with the prefix /usr itself (not a staging path ending in /usr), so
+# that the install-time sysconfdir rule above sees /usr and puts the profile in /etc.
+set(CPACK_SET_DESTDIR ON)
+set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "kdesched developers <maintainers@kdesched.invalid>")

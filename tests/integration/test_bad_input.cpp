@@ -2,6 +2,7 @@
 // there is one, the line and column, with exit code 1 — never a hang or memory that keeps growing.
 #include "binary_paths.hpp"
 #include "run_command.hpp"
+#include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,17 +20,8 @@ const std::string kPlugins = KDESCHED_PLUGIN_DIR;
 constexpr double kTimeoutSeconds = 30;
 constexpr long kMaxRssKb = 500 * 1024;
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "kdesched-bad-input-XXXXXX").string();
-        path = mkdtemp(tmpl.data());
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::string write(const std::string& name, const std::string& text) const {
-        std::ofstream(path / name, std::ios::binary) << text;
-        return (path / name).string();
-    }
+struct TempDir : kd_test::TempDir {
+    TempDir() : kd_test::TempDir("bad-input") {}
 };
 
 BoundedResult kdesched(std::vector<std::string> args) {

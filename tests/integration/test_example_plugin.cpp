@@ -1,24 +1,114 @@
-// The out-of-tree example plugin: install the SDK, build examples/pod-age-limit against it with
-// find_package(kdesched-sdk), run its own tests, and load it into the installed kdesched.
+// The install and the out-of-tree example plugin: `cmake --install` writes only under its prefix,
+// the `sdk` component is the SDK alone (headers, CMake package, RapidJSON carried by the target),
+// and examples/pod-age-limit builds against that component with find_package(kdesched-sdk), runs
+// its own tests, and loads into the installed kdesched.
 #include "api_version.hpp"
 #include "run_command.hpp"
+#include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 
-TEST_CASE("the example plugin builds against the installed SDK and the host loads it", "[example]") {
-    namespace fs = std::filesystem;
-    fs::path tmp = fs::temp_directory_path() / ("kdesched-example-" + std::to_string(::getpid()));
-    fs::remove_all(tmp);
-    const std::string prefix = (tmp / "prefix").string(), ex = (tmp / "build").string();
+namespace fs = std::filesystem;
 
-    auto install = run_command("cmake --install " + quote(KDESCHED_BUILD_DIR) + " --prefix " + quote(prefix));
-    REQUIRE(install.exit_code == 0);
-    REQUIRE(fs::exists(fs::path(prefix) / "include/kdesched/abi.h"));
+namespace {
+
+// Installs one component of this build (all of them when empty) into `prefix` and returns every
+// path the install wrote, as cmake prints them ("-- Installing: PATH"). Read from the output rather
+// than install_manifest.txt, which concurrent installs of the same build would share.
+std::set<std::string> install(const std::string& prefix, const std::string& component = "") {
+    auto r = run_command("cmake --install " + quote(KDESCHED_BUILD_DIR) + " --prefix " + quote(prefix) +
+                         (component.empty() ? "" : " --component " + component));
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    std::set<std::string> written;
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);)
+        for (const std::string tag : {"-- Installing: ", "-- Up-to-date: "})
+            if (line.rfind(tag, 0) == 0) written.insert(line.substr(tag.size()));
+    REQUIRE_FALSE(written.empty());
+    return written;
+}
+
+// Whether `path` is `dir` or below it (an installed directory is listed too).
+bool under(const std::string& path, const std::string& dir) {
+    return path == dir || path.rfind(dir + "/", 0) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("install: every file lands under the prefix, the default profile in its etc/kdesched", "[install]") {
+    kd_test::TempDir tmp("install");
+    const std::string prefix = (tmp.path / "prefix").string();
+    for (const auto& path : install(prefix)) {
+        INFO(path);
+        CHECK(under(path, prefix));
+    }
+    for (const char* path :
+         {"etc/kdesched/default.yaml", "bin/kdesched", "lib/kdesched/plugins/kdesched_lownodeload.so",
+          "include/kdesched/abi.h", KDESCHED_INSTALL_LIBDIR "/cmake/kdesched-sdk/kdesched-sdkConfig.cmake"}) {
+        INFO(path);
+        CHECK(fs::exists(fs::path(prefix) / path));
+    }
+}
+
+TEST_CASE("install: the sdk component is the headers and the CMake package, which carries RapidJSON", "[install]") {
+    kd_test::TempDir tmp("install-sdk");
+    const std::string prefix = (tmp.path / "sdk").string();
+    const std::string include = prefix + "/include/kdesched",
+                      package = prefix + "/" KDESCHED_INSTALL_LIBDIR "/cmake/kdesched-sdk";
+    std::set<std::string> written = install(prefix, "sdk");
+    for (const auto& path : written) {  // nothing but the SDK: no binary, plugin, profile or doc
+        INFO(path);
+        CHECK((under(path, include) || under(path, package)));
+    }
+    for (const auto& header : fs::directory_iterator(KDESCHED_SDK_HEADERS)) {
+        INFO(header.path());
+        CHECK(written.count(include + "/" + header.path().filename().string()));
+    }
+    for (const char* file : {"kdesched-sdkConfig.cmake", "kdesched-sdkConfigVersion.cmake",
+                             "kdesched-sdk-targets.cmake", "kdesched-plugin.cmake"}) {
+        INFO(file);
+        CHECK(written.count(package + "/" + file));
+    }
+
+    // A plugin project names only kdesched-sdk: the target brings the include directories of the
+    // RapidJSON that find_package finds where the plugin is built (here a stand-in's, so that they
+    // differ from the compiler's default /usr/include).
+    const fs::path consumer = tmp.path / "consumer", rapidjson = tmp.path / "rapidjson";
+    fs::create_directories(consumer);
+    fs::create_directories(rapidjson / "include");
+    std::ofstream(rapidjson / "RapidJSONConfig.cmake")
+        << "set(RAPIDJSON_INCLUDE_DIRS \"" << (rapidjson / "include").string() << "\")\n";
+    std::ofstream(consumer / "CMakeLists.txt")
+        << "cmake_minimum_required(VERSION 3.16)\n"
+           "project(consumer CXX)\n"
+           "find_package(kdesched-sdk REQUIRED)\n"
+           "get_target_property(dirs kdesched::sdk INTERFACE_INCLUDE_DIRECTORIES)\n"
+           "message(STATUS \"kdesched::sdk includes: ${dirs}\")\n";
+    auto configure =
+        run_command("cmake -S " + quote(consumer.string()) + " -B " + quote((consumer / "build").string()) +
+                    " -DCMAKE_PREFIX_PATH=" + quote(prefix) + " -DRapidJSON_DIR=" + quote(rapidjson.string()));
+    INFO(configure.output);
+    REQUIRE(configure.exit_code == 0);
+    CHECK_THAT(configure.output,
+               Catch::Contains("kdesched::sdk includes: " + prefix + "/include;" + (rapidjson / "include").string()));
+}
+
+TEST_CASE("the example plugin builds against the installed sdk component and the host loads it", "[example]") {
+    kd_test::TempDir tmp("example");
+    // The SDK and the host in prefixes of their own: the sdk component alone builds a plugin.
+    const std::string sdk = (tmp.path / "sdk").string(), prefix = (tmp.path / "prefix").string(),
+                      ex = (tmp.path / "build").string();
+    install(sdk, "sdk");
+    install(prefix, "runtime");
 
     auto configure = run_command("cmake -S " + quote(KDESCHED_EXAMPLE_DIR) + " -B " + quote(ex) +
-                                 " -DCMAKE_PREFIX_PATH=" + quote(prefix) + " -DCMAKE_BUILD_TYPE=Release");
+                                 " -DCMAKE_PREFIX_PATH=" + quote(sdk) + " -DCMAKE_BUILD_TYPE=Release");
     INFO(configure.output);
     REQUIRE(configure.exit_code == 0);
     auto build = run_command("cmake --build " + quote(ex) + " -j 2");
@@ -44,5 +134,4 @@ TEST_CASE("the example plugin builds against the installed SDK and the host load
     auto plan = run_command(quote(bin) + " plan --plugin-dir " + quote(ex) + " --config " +
                             quote(std::string(KDESCHED_EXAMPLE_DIR) + "/profile.yaml"));
     CHECK_THAT(plan.output, Catch::Contains("    deschedule:\n      - PodAgeLimit 1.0.0 from " + ex));
-    fs::remove_all(tmp);
 }

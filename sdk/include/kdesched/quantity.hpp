@@ -13,6 +13,8 @@ namespace kd {
 // optional suffix Ki Mi Gi Ti Pi Ei | n u m k M G T P E | e/E [+-] digits. Returns nullopt for bad
 // syntax or a value that does not fit in int64 milli-units.
 inline std::optional<int64_t> parse_quantity_milli(std::string_view s) {
+    // __int128 is a GCC/clang extension: __extension__ keeps -Wpedantic quiet in plugins' builds.
+    __extension__ using i128 = __int128;
     if (s.empty()) return std::nullopt;
     bool neg = false;
     size_t i = 0;
@@ -22,8 +24,8 @@ inline std::optional<int64_t> parse_quantity_milli(std::string_view s) {
     // That is exact for decimal suffixes (an int64 milli-value has at most 19 digits above the
     // milli position); with a binary suffix, only a fraction of more than 28 digits could round
     // differently.
-    const __int128 kMantissaCap = static_cast<__int128>(1000000000000000000LL) * 1000000000LL;  // 10^27
-    __int128 mant = 0;
+    const i128 kMantissaCap = static_cast<i128>(1000000000000000000LL) * 1000000000LL;  // 10^27
+    i128 mant = 0;
     int64_t exp10 = 0;  // value = mant * 10^exp10 * 2^bin_exp
     bool any_digit = false, seen_point = false, inexact = false;
     for (; i < s.size(); ++i) {
@@ -99,8 +101,8 @@ inline std::optional<int64_t> parse_quantity_milli(std::string_view s) {
     }
     if (mant == 0) return 0;  // nothing was cut either: the cap is only reached by non-zero mantissas
     exp10 += dec_exp + 3;     // to milli-units
-    const __int128 limit = static_cast<__int128>(INT64_MAX);
-    __int128 v = mant;
+    const i128 limit = static_cast<i128>(INT64_MAX);
+    i128 v = mant;
     if (exp10 >= 0) {
         // Only multiplications: stop as soon as the value is out of range.
         for (int k = 0; k < bin_exp; ++k)
@@ -116,7 +118,7 @@ inline std::optional<int64_t> parse_quantity_milli(std::string_view s) {
         int64_t k = -exp10;
         int64_t t = bin_exp < k ? bin_exp : k;
         for (int64_t n = bin_exp - t; n > 0; --n) {
-            if (v > (static_cast<__int128>(1) << 125)) return std::nullopt;
+            if (v > (static_cast<i128>(1) << 125)) return std::nullopt;
             v *= 2;
         }
         for (int64_t n = 0; n < k && v != 0; ++n) {

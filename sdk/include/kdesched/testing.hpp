@@ -175,7 +175,7 @@ public:
         bool has_replicas = true;
         std::vector<std::string> members;
         // Adds a member controller by UID ("uid-<kind>-<name>" as PodSpec::owner derives it).
-        WorkloadSpec& member(std::string uid) { return members.push_back(std::move(uid)), *this; }
+        WorkloadSpec& member(std::string member_uid) { return members.push_back(std::move(member_uid)), *this; }
         WorkloadSpec& without_replicas() { return has_replicas = false, replicas = 0, *this; }
     };
 
