@@ -86,11 +86,10 @@ fs::path default_plugin_directory() {
     return fs::path(boost::dll::program_location().parent_path().string()) / ".." / "lib" / "kdesched" / "plugins";
 }
 
-std::string check_module(const kd_module* m) {
+std::string check_module(const kd_module* m, const kd_version& host) {
     if (!m) return "kdesched_module() returned NULL";
     if (m->struct_size < offsetof(kd_module, api_version) + sizeof(kd_version))
         return "module descriptor too small (" + std::to_string(m->struct_size) + " bytes) to carry an API version";
-    kd_version host = host_api_version();
     if (m->api_version.major != host.major)
         return "built against plugin API " + version_text(m->api_version) + " but this kdesched implements " +
                version_text(host) + " (major versions differ; rebuild the plugin against the kdesched SDK " +
@@ -148,7 +147,7 @@ void PluginCatalog::load_library(const fs::path& file) {
                     "build it with KDESCHED_PLUGIN or KDESCHED_MODULE from the kdesched SDK");
     auto entry = lib.get<const kd_module*()>(KD_MODULE_ENTRY_SYMBOL);
     const kd_module* module = entry();
-    std::string problem = check_module(module);
+    std::string problem = check_module(module, host_);
     if (!problem.empty()) throw Error(where, "plugin refused: " + problem);
     auto shared = std::make_shared<PluginLibrary>(std::move(lib));
     for (size_t i = 0; i < module->plugin_count; ++i) {
@@ -189,7 +188,7 @@ void PluginCatalog::load(const std::vector<fs::path>& directories, const std::ve
 }
 
 void PluginCatalog::add_in_process(const kd_module* module) {
-    std::string problem = check_module(module);
+    std::string problem = check_module(module, host_);
     if (!problem.empty()) throw Error("<in-process>", "plugin refused: " + problem);
     for (size_t i = 0; i < module->plugin_count; ++i) {
         const kd_plugin_descriptor* d = module->plugins[i];

@@ -11,13 +11,16 @@
 
 namespace kd::core {
 
+// The host's own API version.
+kd_version host_api_version();
+
 // Keeps a plugin library mapped; shared by its catalog entries and every instance created from them.
 class PluginLibrary;
 
 struct PluginEntry {
     std::string name;
     std::string version;     // the plugin's own version
-    kd_version api_version;  // SDK version the module was built against
+    kd_version api_version;  // the API the module targets (the SDK's unless built for older hosts)
     std::string file;        // library path, or "<in-process>"
     const kd_plugin_descriptor* descriptor = nullptr;
     std::shared_ptr<PluginLibrary> library;  // null for in-process plugins
@@ -30,6 +33,10 @@ struct PluginEntry {
 
 class PluginCatalog {
 public:
+    PluginCatalog() = default;
+    // A catalog that checks modules as a host of API `host` would (tests: an older host's view of
+    // a plugin built for an older target).
+    explicit PluginCatalog(kd_version host) : host_(host) {}
     // Loads every *.so in each directory (sorted by name) and every file given. Collects every
     // problem (not a plugin library, no entry point, ABI mismatch, bad descriptor, duplicate
     // name) and throws one Error listing them all: a bad plugin file is never half-loaded.
@@ -46,17 +53,17 @@ public:
 
 private:
     void add(PluginEntry entry);
+    kd_version host_ = host_api_version();
     std::vector<PluginEntry> entries_;
 };
 
-// The host's own API version.
-kd_version host_api_version();
 std::string version_text(const kd_version& v);
 
 // The default plugin directory: <dir of the running binary>/../lib/kdesched/plugins.
 std::filesystem::path default_plugin_directory();
 
-// Checks a module descriptor against this host's ABI; returns "" or the problem.
-std::string check_module(const kd_module* module);
+// Checks a module descriptor against the ABI of a host of API `host` (default: this one's);
+// returns "" or the problem.
+std::string check_module(const kd_module* module, const kd_version& host = host_api_version());
 
 }  // namespace kd::core

@@ -1,5 +1,6 @@
 // The fake host's SnapshotBuilder gives plugin tests the pods the host would: the API 1.3 status
-// fields in kd_pod's order, whatever order the test states them in.
+// fields in kd_pod's order, whatever order the test states them in; as an older host (a smaller
+// struct_size), none, and the SDK's views fall back.
 #include <kdesched/testing.hpp>
 #include <kdesched/view.hpp>
 
@@ -8,8 +9,8 @@
 #include <string>
 #include <vector>
 
-TEST_CASE("fake host: a pod's status reason and container statuses, app then init then ephemeral", "[sdk]") {
-    kd::testing::SnapshotBuilder b;
+// A node and pod default/p with a status reason and containers of every kind, out of order.
+static void evicted_pod(kd::testing::SnapshotBuilder& b) {
     b.node("n1");
     b.pod("default", "p")
         .on("n1")
@@ -18,6 +19,11 @@ TEST_CASE("fake host: a pod's status reason and container statuses, app then ini
         .container_status("app", 3, KD_CONTAINER_STATE_WAITING, "CrashLoopBackOff")
         .container_status("debug", 0, KD_CONTAINER_STATE_RUNNING, "", 0, KD_CONTAINER_EPHEMERAL)
         .container_status("log", 1, KD_CONTAINER_STATE_TERMINATED, "Error", 2);
+}
+
+TEST_CASE("fake host: a pod's status reason and container statuses, app then init then ephemeral", "[sdk]") {
+    kd::testing::SnapshotBuilder b;
+    evicted_pod(b);
     kd::Snapshot snap(b.build());
     auto pod = snap.find_pod("default", "p");
     REQUIRE(pod);
@@ -30,4 +36,22 @@ TEST_CASE("fake host: a pod's status reason and container statuses, app then ini
     CHECK(seen == std::vector<std::string>{"app:0:3:CrashLoopBackOff:0", "log:0:1:Error:2", "setup:1:0:Completed:0",
                                            "debug:2:0::0"});
     CHECK((*pod->container_statuses().begin()).waiting());
+}
+
+TEST_CASE("fake host as an older host: pods and snapshots end where that minor's did, the views fall back",
+          "[sdk][target-api]") {
+    for (uint32_t minor : {0u, 1u, 2u}) {
+        INFO("host minor " << minor);
+        kd::testing::SnapshotBuilder b;
+        b.as_api_minor(minor);
+        evicted_pod(b);
+        kd::Snapshot snap(b.build());
+        auto pod = snap.find_pod("default", "p");
+        REQUIRE(pod);
+        CHECK(pod->raw()->struct_size == offsetof(kd_pod, status_reason));
+        CHECK(pod->status_reason().empty());
+        CHECK(pod->container_statuses().empty());
+        // The model revision is API 1.2: 0 from an older snapshot.
+        CHECK(snap.revision() == (minor >= 2 ? 1u : 0u));
+    }
 }

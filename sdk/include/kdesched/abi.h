@@ -568,7 +568,8 @@ typedef struct kd_plugin_descriptor {
 /* What the entry point returns. Static storage in the plugin library: lives until it is unloaded. */
 typedef struct kd_module {
     uint32_t struct_size;
-    kd_version api_version; /* KD_API_VERSION_* the module was built against; never moves */
+    kd_version api_version; /* the API the module targets (the SDK's KD_API_VERSION_* unless built
+                             * for an older host: KDESCHED_TARGET_API_MINOR); never moves */
     const char* name;       /* module (library) name, for messages */
     const kd_plugin_descriptor* const* plugins;
     size_t plugin_count;

@@ -24,11 +24,25 @@
 //
 // Host services a plugin can use from its hooks: the Pod Picker (`kd::PodPickerArgs` in the
 // plugin's args, from <kdesched/pod_picker.hpp>; `kd::Cycle::pick_pods`).
+//
+// The oldest host served: KDESCHED_TARGET_API_MINOR (default: this SDK's KD_API_VERSION_MINOR).
+// The module stamps API 1.<target>, and a host loads a module whose minor is not newer than its
+// own, so a plugin built with -DKDESCHED_TARGET_API_MINOR=0 (CMake: kdesched_target_api(t 0))
+// loads on every 1.x host. What a newer host adds is then of two kinds:
+//   * no fallback, so a compile error naming the minor when used: the tick hook,
+//     Snapshot::workload_of, Cycle::count_eviction (1.1);
+//   * a fallback on an older host, so always available: Host::instance_id() "" and
+//     Cycle::pick_pods an error (1.1); WriteResult codes other than failed and its
+//     resource_version, Cycle::update_object_status an error, Snapshot::revision() 0 (1.2);
+//     Pod::status_reason() and container_statuses() empty (1.3).
+// The host keeps the promises of the stamped minor: for a target below 1.2 create_object and
+// update_object write a given `status` too.
 #pragma once
 
 #include <kdesched/abi.h>
 #include <kdesched/decode.hpp>
 #include <kdesched/pod_picker.hpp>
+#include <kdesched/target_api.hpp>
 #include <kdesched/view.hpp>
 
 #include <algorithm>
@@ -205,16 +219,17 @@ public:
         return write([&](kd_error_sink* e) { return host_->evict_pod(host_, call_, pod.raw(), to_kd(reason), e); });
     }
     // Creates a PodMigrationJob or Reservation from its JSON wire form; `status` is ignored (a
-    // subresource: write it with update_object_status).
+    // subresource: write it with update_object_status) unless the target API is below 1.2.
     WriteResult create_object(std::string_view json) const {
         return write([&](kd_error_sink* e) { return host_->create_object(host_, call_, to_kd(json), e); });
     }
     // Replaces a PodMigrationJob's or Reservation's metadata and spec; metadata.resourceVersion
-    // must be the stored one (else conflict()); `status` is ignored.
+    // must be the stored one (else conflict()); `status` is ignored unless the target is below 1.2.
     WriteResult update_object(std::string_view json) const {
         return write([&](kd_error_sink* e) { return host_->update_object(host_, call_, to_kd(json), e); });
     }
-    // Replaces the status of a PodMigrationJob or Reservation (the status subresource).
+    // (API 1.2) Replaces the status of a PodMigrationJob or Reservation (the status subresource).
+    // An older host: failed, saying so.
     WriteResult update_object_status(std::string_view json) const {
         if (host_->struct_size < offsetof(kd_host, update_object_status) + sizeof(host_->update_object_status))
             return {KD_WRITE_FAILED, "this host has no status writes (kd_host.update_object_status, API 1.2)"};
@@ -241,8 +256,11 @@ public:
                             to_kd(action), to_kd(message));
     }
 
-    // Counts one eviction in descheduler_pods_evicted{result, strategy, namespace, node}.
+    // (API 1.1) Counts one eviction in descheduler_pods_evicted{result, strategy, namespace, node}.
+    template <class Use = void>
     void count_eviction(const Pod& pod, std::string_view result, std::string_view strategy) const {
+        static_assert(detail::targets_api_minor<1, Use>,
+                      "kd::Cycle::count_eviction needs a host of plugin API 1.1: KDESCHED_TARGET_API_MINOR >= 1");
         host_->count_eviction(host_, call_, pod.raw(), to_kd(result), to_kd(strategy));
     }
 
@@ -266,7 +284,8 @@ public:
 
     // Asks the Pod Picker `picker` which of `candidates` should leave first; `requested` (1 to
     // candidates.size()): how many the caller needs. Blocks for at most (maxRetries + 1) ×
-    // timeoutSeconds. On failure (the host says why; it counts every outcome) keep your own order.
+    // timeoutSeconds. On failure (the host says why; it counts every outcome; a pre-1.1 host has
+    // no Pod Picker) keep your own order.
     PickResult pick_pods(const PodPickerArgs& picker, std::span<const kd_pod* const> candidates,
                          uint32_t requested) const {
         if (host_->struct_size < offsetof(kd_host, pick_pods) + sizeof(host_->pick_pods) || !host_->pick_pods)
@@ -503,6 +522,8 @@ struct Hooks {
             d.evict = &evict;
         }
         if constexpr (HasTickName<T>) {
+            static_assert(targets_api_minor<1, T>,
+                          "kdesched plugin: tick() needs a host of plugin API 1.1: KDESCHED_TARGET_API_MINOR >= 1");
             static_assert(std::is_convertible_v<decltype(&T::tick), int64_t (T::*)(Cycle&)>,
                           "kdesched plugin: expected signature: int64_t tick(kd::Cycle&)");
             d.tick = &tick;
@@ -520,15 +541,14 @@ const kd_plugin_descriptor* descriptor() {
     return &d;
 }
 
-// A module (library) of one or more plugin classes.
+// A module (library) of one or more plugin classes. It claims the target API, not the SDK's, so
+// that hosts as old as the target load it; the patch of an older minor is unknown here (and never
+// matters for loading), hence 0.
 template <class... Ts>
 const kd_module* module(const char* name) {
     static const kd_plugin_descriptor* const plugins[] = {descriptor<Ts>()...};
-    static const kd_module m{sizeof(kd_module),
-                             {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, KD_API_VERSION_PATCH},
-                             name,
-                             plugins,
-                             sizeof...(Ts)};
+    static const kd_module m{
+        sizeof(kd_module), {KD_API_VERSION_MAJOR, KDESCHED_TARGET_API_MINOR, 0}, name, plugins, sizeof...(Ts)};
     return &m;
 }
 

@@ -36,6 +36,26 @@ inline int64_t milli(const std::string& q) {
     return *v;
 }
 
+// The sizes of the structs a host fills, as a host of plugin API 1.<minor> compiled them: the
+// fields later minors appended are cut off, so a plugin sees what an older host hands it and the
+// SDK's fallbacks for older hosts run (FakeHost and SnapshotBuilder::as_api_minor take a minor).
+struct HostStructSizes {
+    uint32_t host, create_info, snapshot, pod;
+    static constexpr HostStructSizes of_minor(uint32_t minor) {
+        return {size(minor < 1   ? offsetof(kd_host, count_eviction)
+                     : minor < 2 ? offsetof(kd_host, update_object_status)
+                                 : sizeof(kd_host)),
+                size(minor < 1 ? offsetof(kd_create_info, instance_id) : sizeof(kd_create_info)),
+                size(minor < 1   ? offsetof(kd_snapshot, pod_workload)
+                     : minor < 2 ? offsetof(kd_snapshot, revision)
+                                 : sizeof(kd_snapshot)),
+                size(minor < 3 ? offsetof(kd_pod, status_reason) : sizeof(kd_pod))};
+    }
+
+private:
+    static constexpr uint32_t size(size_t n) { return static_cast<uint32_t>(n); }
+};
+
 class SnapshotBuilder {
 public:
     struct NodeSpec {
@@ -182,6 +202,8 @@ public:
     explicit SnapshotBuilder(int64_t now_ms = 1'700'000'000'000) : now_ms_(now_ms) {}
     int64_t now_ms() const { return now_ms_; }
     void set_now(int64_t ms) { now_ms_ = ms; }
+    // Builds snapshots as a host of plugin API 1.<minor> would (default: this SDK's).
+    void as_api_minor(uint32_t minor) { sizes_ = HostStructSizes::of_minor(minor); }
 
     NodeSpec& node(std::string name) {
         auto& n = nodes_.emplace_back();
@@ -271,7 +293,7 @@ public:
             b.specs.push_back(sp);
 
             kd_pod k{};
-            k.struct_size = sizeof(kd_pod);
+            k.struct_size = sizes_.pod;
             k.flags = p.flags;
             k.uid = s(p.uid);
             k.name = s(p.name);
@@ -338,6 +360,7 @@ public:
                              &Built::list_objects,
                              &Built::pod_workload,
                              ++revision_};
+        b.snap.struct_size = sizes_.snapshot;
         b.objects = objects_;
         b.workloads = &workloads_;
         return &b.snap;
@@ -447,6 +470,7 @@ private:
     }
 
     int64_t now_ms_;
+    HostStructSizes sizes_ = HostStructSizes::of_minor(KD_API_VERSION_MINOR);
     uint64_t revision_ = 0;  // one per build(): every snapshot may differ from the last
     std::deque<NodeSpec> nodes_;
     std::deque<PodSpec> pods_;
@@ -568,7 +592,7 @@ public:
     }
     Handle instantiate(const kd_plugin_descriptor* d, const std::string& args_json, const std::string& profile) {
         profile_ = profile;
-        kd_create_info info{sizeof(kd_create_info), to_kd(profile_), descheduling_interval_ms, to_kd(instance_id)};
+        kd_create_info info{sizes_.create_info, to_kd(profile_), descheduling_interval_ms, to_kd(instance_id)};
         kd_plugin_instance* inst = nullptr;
         Sink err;
         if (d->create(&host_, &info, args_json.data(), args_json.size(), &inst, &err.sink) != KD_OK || !inst)
@@ -576,25 +600,19 @@ public:
         return Handle(this, d, inst);
     }
 
-    FakeHost() {
-        host_ = kd_host{sizeof(kd_host),
-                        {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, KD_API_VERSION_PATCH},
-                        this,
-                        &log_cb,
-                        &filter_cb,
-                        &pre_filter_cb,
-                        &evict_cb,
-                        &evict_pod_cb,
-                        &report_cb,
-                        &create_cb,
-                        &update_cb,
-                        &delete_cb,
-                        &delete_pod_cb,
-                        &annotate_cb,
-                        &event_cb,
-                        &count_cb,
-                        &pick_cb,
-                        &status_cb};
+    // A host of plugin API 1.<api_minor> (default: this SDK's): its kd_host, kd_create_info and
+    // write answers end where that minor's did.
+    explicit FakeHost(uint32_t api_minor = KD_API_VERSION_MINOR)
+        : api_minor_(api_minor), sizes_(HostStructSizes::of_minor(api_minor)) {
+        host_ = kd_host{sizes_.host,    {KD_API_VERSION_MAJOR, api_minor, 0},
+                        this,           &log_cb,
+                        &filter_cb,     &pre_filter_cb,
+                        &evict_cb,      &evict_pod_cb,
+                        &report_cb,     &create_cb,
+                        &update_cb,     &delete_cb,
+                        &delete_pod_cb, &annotate_cb,
+                        &event_cb,      &count_cb,
+                        &pick_cb,       &status_cb};
     }
     FakeHost(const FakeHost&) = delete;
     FakeHost& operator=(const FakeHost&) = delete;
@@ -654,7 +672,9 @@ private:
     kd_status reply(WriteResult answer, bool versioned, kd_error_sink* err) {
         if (answer.ok() && versioned && answer.resource_version.empty())
             answer.resource_version = "rv-" + std::to_string(++versions_made_);
-        bool has_fields = err->struct_size >= offsetof(kd_error_sink, resource_version) + sizeof(kd_str);
+        // Before 1.2 a host set neither the code nor the new resourceVersion.
+        bool has_fields =
+            api_minor_ >= 2 && err->struct_size >= offsetof(kd_error_sink, resource_version) + sizeof(kd_str);
         if (has_fields) err->code = answer.code;
         if (answer.ok()) {
             if (has_fields) err->resource_version = to_kd(kept_.emplace_back(std::move(answer.resource_version)));
@@ -778,6 +798,8 @@ private:
 
     kd_host host_{};
     std::string profile_;
+    uint32_t api_minor_;
+    HostStructSizes sizes_;
     uint64_t cycle_ = 0;
     Verdict verdict_;
     std::vector<RecordedEviction> evictions_, cluster_evictions_;

@@ -4,6 +4,7 @@
 
 #include <kdesched/abi.h>
 #include <kdesched/quantity.hpp>
+#include <kdesched/target_api.hpp>
 
 #include <cstddef>
 #include <iterator>
@@ -367,8 +368,13 @@ public:
         const kd_node* n = s_->find_node(s_, to_kd(name));
         return n ? std::optional<Node>(Node(n)) : std::nullopt;
     }
-    // The workload of the pod's controller, or nullopt (no controller, or unknown to the host).
+    // (API 1.1) The workload of the pod's controller, or nullopt (no controller, or unknown to the
+    // host). No fallback: a 1.0 host cannot tell "no workload" from "not asked", so a plugin
+    // targeting 1.0 does not compile with it.
+    template <class Use = void>
     std::optional<Workload> workload_of(const Pod& pod) const {
+        static_assert(detail::targets_api_minor<1, Use>,
+                      "kd::Snapshot::workload_of needs a host of plugin API 1.1: KDESCHED_TARGET_API_MINOR >= 1");
         kd_workload w{};
         w.struct_size = sizeof(kd_workload);
         s_->pod_workload(s_, pod.raw(), &w);
