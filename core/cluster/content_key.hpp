@@ -54,6 +54,14 @@ public:
         place(Slot{key, value, true});
         ++count_;
     }
+    // The value stored under `key`, or make()'s, then stored.
+    template <class Make>
+    V find_or_make(const ContentKey& key, Make&& make) {
+        if (const V* found = find(key)) return *found;
+        V made = make();
+        insert(key, made);
+        return made;
+    }
 
 private:
     struct Slot {

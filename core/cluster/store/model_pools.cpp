@@ -74,20 +74,14 @@ const kd_pod_spec* ModelPools::pod_spec(const PodDraft& d) {
     }
     key.add_word(d.tolerations.size());
     for (const auto& t : d.tolerations) key.add(t.key, t.op, t.value, t.effect);
-    if (const auto* cached = spec_cache_.find(key)) return *cached;
-    const kd_pod_spec* spec = intern_pod_spec(d, scheduler, requests);
-    spec_cache_.insert(key, spec);
-    return spec;
+    return spec_cache_.find_or_make(key, [&] { return intern_pod_spec(d, scheduler, requests); });
 }
 
 kd_key_value_list ModelPools::cached_kvs(const std::vector<KeyValueDraft>& kvs) {
     if (kvs.empty()) return {nullptr, 0};
     ContentKey key;
     for (const auto& [k, v] : kvs) key.add(k, v);
-    if (const auto* cached = kv_cache_.find(key)) return *cached;
-    kd_key_value_list l = intern_kvs(kvs);
-    kv_cache_.insert(key, l);
-    return l;
+    return kv_cache_.find_or_make(key, [&] { return intern_kvs(kvs); });
 }
 
 const kd_pod_condition* ModelPools::intern_conditions(const PodDraft& d, size_t& count) {
@@ -175,13 +169,13 @@ const kd_pod_spec* ModelPools::intern_pod_spec(const PodDraft& d, std::string_vi
 const kd_pod_condition* ModelPools::conditions(const PodDraft& d, size_t& count) {
     ContentKey key;
     for (const auto& c : d.conditions) key.add(c.type, c.status, c.reason, c.message);
-    if (const auto* cached = condition_cache_.find(key)) {
-        count = cached->count;
-        return cached->items;
-    }
-    const kd_pod_condition* items = intern_conditions(d, count);
-    condition_cache_.insert(key, {items, count});
-    return items;
+    ConditionList list = condition_cache_.find_or_make(key, [&] {
+        size_t n = 0;
+        const kd_pod_condition* items = intern_conditions(d, n);
+        return ConditionList{items, n};
+    });
+    count = list.count;
+    return list.items;
 }
 
 const kd_taint* ModelPools::taints(const NodeDraft& d, size_t& count) {
