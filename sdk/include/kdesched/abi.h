@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 3
+#define KD_API_VERSION_MINOR 4
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -382,10 +382,21 @@ typedef enum kd_evict_code {
     KD_EVICT_FAILED = 6           /* the evict plugin refused or failed: `plugin`, `reason` say why */
 } kd_evict_code;
 
+/* (API 1.4) kd_evict_options.flags. */
+typedef enum kd_evict_flag {
+    /* Do not run the profile's PreEvictionFilter for this request. For a port of a plugin whose
+     * upstream never calls it (Koordinator's LowNodeLoad), or a plugin that just asked
+     * kd_host.pre_eviction_filter itself. */
+    KD_EVICT_SKIP_PRE_EVICTION_FILTER = 1u
+} kd_evict_flag;
+
 typedef struct kd_evict_options {
     uint32_t struct_size;
     kd_str reason;      /* why (shown in events, annotations); the host fills "" from context */
     kd_str plugin_name; /* requesting plugin; "" = the plugin whose hook is running */
+    /* (API 1.4) kd_evict_flag bits. Options without it (an older plugin's): 0, so a 1.4 host runs
+     * the pre-eviction filters for every plugin unless it asks not to. */
+    uint32_t flags;
 } kd_evict_options;
 
 /* Filled by the host (kd_host.evict) or by an evict hook. Strings: valid until the hook returns. */
@@ -436,8 +447,11 @@ typedef struct kd_host {
     /* AND of the profile's filter plugins' PreEvictionFilter. */
     void (*pre_eviction_filter)(const struct kd_host* self, const kd_call* call, const kd_pod* pod,
                                 kd_filter_result* out);
-    /* Ask for an eviction: filters → per-node / per-namespace / total limits → framework dry run →
-     * the profile's evict plugin. Result strings valid until the calling hook returns. */
+    /* Ask for an eviction: the profile's Filter → its PreEvictionFilter (API 1.4; skipped with
+     * KD_EVICT_SKIP_PRE_EVICTION_FILTER) → per-node / per-namespace / total limits → framework dry
+     * run → the profile's evict plugin. A filter's rejection is KD_EVICT_FILTERED naming the
+     * filter plugin and its reason. Hosts before 1.4 ran no PreEvictionFilter here (kd::Cycle::evict
+     * asks for it first on such a host). Result strings valid until the calling hook returns. */
     void (*evict)(const struct kd_host* self, const kd_call* call, const kd_pod* pod, const kd_evict_options* options,
                   kd_evict_result* out);
     /* Cluster write: evict the pod now through the Eviction API (policy/v1; the simulator deletes

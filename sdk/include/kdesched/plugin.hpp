@@ -90,6 +90,13 @@ struct EvictOutcome {
     static EvictOutcome accepted() { return {KD_EVICT_ACCEPTED, {}, {}}; }
     static EvictOutcome filtered(std::string why) { return {KD_EVICT_FILTERED, {}, std::move(why)}; }
     static EvictOutcome failed(std::string why) { return {KD_EVICT_FAILED, {}, std::move(why)}; }
+    // From the host's combined verdict "<filter plugin>: <reason>" (kd_host.filter and
+    // pre_eviction_filter): the plugin and the reason apart.
+    static EvictOutcome filtered_by(std::string_view verdict) {
+        size_t colon = verdict.find(": ");
+        if (colon == std::string_view::npos) return {KD_EVICT_FILTERED, {}, std::string(verdict)};
+        return {KD_EVICT_FILTERED, std::string(verdict.substr(0, colon)), std::string(verdict.substr(colon + 2))};
+    }
 };
 
 // Human-readable name of an eviction code ("accepted", "limit-node", …).
@@ -158,6 +165,15 @@ inline const char* write_code_name(kd_write_code c) {
     return "unknown";
 }
 
+// How Cycle::evict treats one request.
+struct EvictOptions {
+    // Run the profile's PreEvictionFilter before the limits (the default, and what upstream's
+    // plugins do right before evicting). False only where the plugin you port never calls it
+    // (Koordinator's LowNodeLoad, which checks node fit itself), or where you just called
+    // Cycle::pre_eviction_filter for this pod.
+    bool pre_eviction_filter = true;
+};
+
 // What an evict hook is asked to do.
 struct EvictRequest {
     std::string_view reason;
@@ -204,9 +220,20 @@ public:
     Verdict filter(const Pod& pod) const { return run_filter(host_->filter, pod); }
     Verdict pre_eviction_filter(const Pod& pod) const { return run_filter(host_->pre_eviction_filter, pod); }
 
-    // Asks the host to evict: filters → limits → dry run → the profile's evict plugin.
-    EvictOutcome evict(const Pod& pod, std::string_view reason) const {
-        kd_evict_options opts{sizeof(kd_evict_options), to_kd(reason), kd_str{nullptr, 0}};
+    // Asks the host to evict, which runs for you, in this order: the profile's filter plugins'
+    // Filter, their PreEvictionFilter (DefaultEvictor's nodeFit: is there another node for the
+    // pod?) unless `options` says not to, the per-node / per-namespace / total limits, the
+    // framework's dry run, and the profile's evict plugin. A rejection is KD_EVICT_FILTERED
+    // naming the filter plugin and its reason; a limit is one of the KD_EVICT_LIMIT_* codes: stop
+    // asking for that node, namespace or cycle (kd::evict_in_order does it for you).
+    EvictOutcome evict(const Pod& pod, std::string_view reason, EvictOptions options = {}) const {
+        // A host before 1.4 runs no PreEvictionFilter in evict: ask it first, as a 1.4 host would.
+        if (options.pre_eviction_filter && host_->api_version.minor < 4) {
+            Verdict v = pre_eviction_filter(pod);
+            if (!v.allowed) return EvictOutcome::filtered_by(v.reason);
+        }
+        kd_evict_options opts{sizeof(kd_evict_options), to_kd(reason), kd_str{nullptr, 0},
+                              options.pre_eviction_filter ? 0u : uint32_t(KD_EVICT_SKIP_PRE_EVICTION_FILTER)};
         kd_evict_result out{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
         host_->evict(host_, call_, pod.raw(), &opts, &out);
         return {static_cast<kd_evict_code>(out.code), std::string(sv(out.plugin)), std::string(sv(out.reason))};
