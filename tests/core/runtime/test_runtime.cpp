@@ -469,7 +469,8 @@ TEST_CASE("profile problems are collected with their locations", "[runtime][buil
     args:
       tga: x
 )");
-        CHECK_THAT(msg, Catch::Contains("plugin \"EvictAll\" args: tga: unknown field (known fields: tag, skipPreEvictionFilter)"));
+        CHECK_THAT(msg, Catch::Contains(
+                            "plugin \"EvictAll\" args: tga: unknown field (known fields: tag, skipPreEvictionFilter)"));
     }
 }
 
