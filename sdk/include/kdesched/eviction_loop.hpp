@@ -27,9 +27,9 @@ struct EvictionLoop {
 };
 
 struct EvictionTally {
-    size_t evicted = 0;   // accepted, or would be in dry run
-    size_t refused = 0;   // filtered, over a node or namespace limit, or failed
-    size_t untried = 0;   // pods the loop ended before
+    size_t evicted = 0;  // accepted, or would be in dry run
+    size_t refused = 0;  // filtered, over a node or namespace limit, or failed
+    size_t untried = 0;  // pods the loop ended before
     // Why the loop ended early: KD_EVICT_LIMIT_TOTAL, KD_EVICT_LIMIT_NODE (stop_at_node_limit),
     // or KD_EVICT_ACCEPTED when it reached at_most or went through every pod.
     kd_evict_code stopped_by = KD_EVICT_ACCEPTED;
@@ -37,8 +37,12 @@ struct EvictionTally {
 };
 
 namespace detail {
-inline Pod as_pod(const Pod& p) { return p; }
-inline Pod as_pod(const kd_pod* p) { return Pod(p); }
+inline Pod as_pod(const Pod& p) {
+    return p;
+}
+inline Pod as_pod(const kd_pod* p) {
+    return Pod(p);
+}
 struct IgnoreOutcome {
     void operator()(const Pod&, const EvictOutcome&) const {}
 };
