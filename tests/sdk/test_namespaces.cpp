@@ -14,7 +14,7 @@
 
 namespace {
 
-struct ProbeArgs {
+struct NamespacesArgs {
     std::optional<kd::Namespaces> namespaces;
     int64_t limit = 0;
     template <class V>
@@ -25,8 +25,8 @@ struct ProbeArgs {
 };
 
 // The same type deeper down, to see the path follow it.
-struct ProbeProfile {
-    std::vector<ProbeArgs> plugins;
+struct NamespacesProfile {
+    std::vector<NamespacesArgs> plugins;
     template <class V>
     void fields(V& v) {
         v("plugins", plugins);
@@ -34,7 +34,7 @@ struct ProbeProfile {
 };
 
 template <class T>
-std::string problems(const std::string& json) {
+std::string namespaces_problems(const std::string& json) {
     try {
         kd::parse<T>(json);
     } catch (const kd::DecodeError& e) {
@@ -43,7 +43,7 @@ std::string problems(const std::string& json) {
     return "";
 }
 
-kd::Namespaces lists(std::vector<std::string> include, std::vector<std::string> exclude) {
+kd::Namespaces namespace_lists(std::vector<std::string> include, std::vector<std::string> exclude) {
     kd::Namespaces n;
     n.include = std::move(include);
     n.exclude = std::move(exclude);
@@ -57,7 +57,7 @@ TEST_CASE("namespaces: include alone or exclude alone decodes, both are refused 
     struct Case {
         const char* name;
         std::string json;
-        std::string problems;
+        std::string namespaces_problems;
     };
     const std::vector<Case> cases = {
         {"absent", "{}", ""},
@@ -83,29 +83,29 @@ TEST_CASE("namespaces: include alone or exclude alone decodes, both are refused 
     };
     for (const auto& c : cases) {
         INFO(c.name);
-        CHECK(problems<ProbeArgs>(c.json) == c.problems);
+        CHECK(namespaces_problems<NamespacesArgs>(c.json) == c.namespaces_problems);
     }
 }
 
 TEST_CASE("namespaces: the lists decode as written", "[sdk][namespaces]") {
-    auto args = kd::parse<ProbeArgs>(R"({"namespaces": {"exclude": ["kube-system", "monitoring"]}, "limit": 2})");
+    auto args = kd::parse<NamespacesArgs>(R"({"namespaces": {"exclude": ["kube-system", "monitoring"]}, "limit": 2})");
     REQUIRE(args.namespaces);
     CHECK(args.namespaces->include.empty());
     CHECK(args.namespaces->exclude == std::vector<std::string>{"kube-system", "monitoring"});
     CHECK_FALSE(args.namespaces->empty());
     CHECK(args.limit == 2);
-    auto none = kd::parse<ProbeArgs>(R"({"namespaces": {}})");
+    auto none = kd::parse<NamespacesArgs>(R"({"namespaces": {}})");
     REQUIRE(none.namespaces);
     CHECK(none.namespaces->empty());
 }
 
 TEST_CASE("namespaces: the problem is reported with the rest, at a nested path", "[sdk][namespaces]") {
-    CHECK(problems<ProbeProfile>(R"({"plugins": [{"namespaces": {"include": ["a"]}, "limit": "x"},
+    CHECK(namespaces_problems<NamespacesProfile>(R"({"plugins": [{"namespaces": {"include": ["a"]}, "limit": "x"},
                                                   {"namespaces": {"include": ["a"], "exclude": ["b"]}}]})") ==
           "plugins[0].limit: must be an integer, got a string\n"
           "plugins[1].namespaces: only one of Include/Exclude namespaces can be set");
     // A list that did not decode is not judged.
-    CHECK(problems<ProbeArgs>(R"({"namespaces": {"include": "a", "exclude": ["b"]}})") ==
+    CHECK(namespaces_problems<NamespacesArgs>(R"({"namespaces": {"include": "a", "exclude": ["b"]}})") ==
           "namespaces.include: must be a list, got a string");
 }
 
@@ -116,27 +116,27 @@ TEST_CASE("namespaces: allows() reads include as the only namespaces, exclude as
     CHECK(every.allows("default"));
     CHECK(every.allows(""));
 
-    auto include = lists({"default", "team-a"}, {});
+    auto include = namespace_lists({"default", "team-a"}, {});
     CHECK(include.allows("default"));
     CHECK(include.allows("team-a"));
     CHECK_FALSE(include.allows("kube-system"));
     CHECK_FALSE(include.allows("team"));  // whole names only
     CHECK_FALSE(include.allows("Default"));
 
-    auto exclude = lists({}, {"kube-system"});
+    auto exclude = namespace_lists({}, {"kube-system"});
     CHECK_FALSE(exclude.allows("kube-system"));
     CHECK(exclude.allows("default"));
     CHECK(exclude.allows("kube-system-2"));
 
     // Args that skipped validation: both lists apply, as upstream's pod filter applies both.
-    auto both = lists({"a", "b"}, {"b", "c"});
+    auto both = namespace_lists({"a", "b"}, {"b", "c"});
     CHECK(both.allows("a"));
     CHECK_FALSE(both.allows("b"));
     CHECK_FALSE(both.allows("c"));
     CHECK_FALSE(both.allows("d"));
 
     // An empty name is just a name no pod has.
-    auto empty_name = lists({""}, {});
+    auto empty_name = namespace_lists({""}, {});
     CHECK_FALSE(empty_name.allows("default"));
-    CHECK(lists({}, {""}).allows("default"));
+    CHECK(namespace_lists({}, {""}).allows("default"));
 }

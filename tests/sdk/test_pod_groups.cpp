@@ -11,11 +11,11 @@
 
 namespace {
 
-using Names = std::vector<std::string>;
+using GroupNames = std::vector<std::string>;
 
 // "ns/kind/name: pod pod …" per group, in order.
-Names describe(const std::vector<kd::PodGroup>& groups) {
-    Names out;
+GroupNames describe_groups(const std::vector<kd::PodGroup>& groups) {
+    GroupNames out;
     for (const auto& g : groups) {
         std::string line =
             std::string(g.owner.ns) + "/" + std::string(g.owner.kind) + "/" + std::string(g.owner.name) + ":";
@@ -25,7 +25,7 @@ Names describe(const std::vector<kd::PodGroup>& groups) {
     return out;
 }
 
-void cluster(kd::testing::SnapshotBuilder& b) {
+void owners_cluster(kd::testing::SnapshotBuilder& b) {
     b.node("n1");
     b.pod("ns", "web-1").on("n1").owner("ReplicaSet", "web");
     b.pod("ns", "bare").on("n1");
@@ -44,23 +44,23 @@ void cluster(kd::testing::SnapshotBuilder& b) {
 
 TEST_CASE("group_by_owner: by every ownerReference, in the order pods come", "[sdk][pod-groups]") {
     kd::testing::SnapshotBuilder b;
-    cluster(b);
+    owners_cluster(b);
     kd::Snapshot snap(b.build());
     auto groups = kd::group_by_owner(snap.pods());
-    CHECK(describe(groups) == Names{"ns/ReplicaSet/web: web-1 web-2 web-3", "ns/StatefulSet/db: db-0",
-                                    "other/ReplicaSet/web: web-1", "ns/Job/web: web-job",
-                                    "ns/ConfigMap/settings: web-3 adopted"});
+    CHECK(describe_groups(groups) == GroupNames{"ns/ReplicaSet/web: web-1 web-2 web-3", "ns/StatefulSet/db: db-0",
+                                                "other/ReplicaSet/web: web-1", "ns/Job/web: web-job",
+                                                "ns/ConfigMap/settings: web-3 adopted"});
     CHECK(groups[0].uid == "uid-ReplicaSet-web");
     CHECK(groups[0].owner == kd::OwnerKey{"ns", "ReplicaSet", "web"});
 }
 
 TEST_CASE("group_by_owner: by the controller alone", "[sdk][pod-groups]") {
     kd::testing::SnapshotBuilder b;
-    cluster(b);
+    owners_cluster(b);
     kd::Snapshot snap(b.build());
-    CHECK(describe(kd::group_by_owner(snap.pods(), kd::OwnerRefs::controller)) ==
-          Names{"ns/ReplicaSet/web: web-1 web-2 web-3", "ns/StatefulSet/db: db-0", "other/ReplicaSet/web: web-1",
-                "ns/Job/web: web-job"});
+    CHECK(describe_groups(kd::group_by_owner(snap.pods(), kd::OwnerRefs::controller)) ==
+          GroupNames{"ns/ReplicaSet/web: web-1 web-2 web-3", "ns/StatefulSet/db: db-0", "other/ReplicaSet/web: web-1",
+                     "ns/Job/web: web-job"});
 }
 
 TEST_CASE("group_by_owner: from const kd_pod*, a node's pods, none, and a reference listed twice",
@@ -74,7 +74,7 @@ TEST_CASE("group_by_owner: from const kd_pod*, a node's pods, none, and a refere
     kd::Snapshot snap(b.build());
     std::vector<const kd_pod*> raw;
     for (auto p : snap.pods()) raw.push_back(p.raw());
-    CHECK(describe(kd::group_by_owner(raw)) == Names{"ns/ReplicaSet/rs: a b twice"});
-    CHECK(describe(kd::group_by_owner(snap.pods_on_node("n2"))) == Names{"ns/ReplicaSet/rs: b twice"});
+    CHECK(describe_groups(kd::group_by_owner(raw)) == GroupNames{"ns/ReplicaSet/rs: a b twice"});
+    CHECK(describe_groups(kd::group_by_owner(snap.pods_on_node("n2"))) == GroupNames{"ns/ReplicaSet/rs: b twice"});
     CHECK(kd::group_by_owner(std::vector<kd::Pod>{}).empty());
 }
