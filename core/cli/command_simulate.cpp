@@ -107,9 +107,10 @@ const SubcommandRegistration simulate_registration(
                          "instead of --cluster");
          cmd->add_option("--context", sim->live.context, "The kubeconfig context (default: its current-context)");
          cmd->add_flag("--explain", sim->explain,
-                       "List every considered pod that was not evicted, one line per pod and cycle: the plugin and "
-                       "the reason code of the last word about it (a filter's rejection, the plugin's own reason, a "
-                       "refused eviction)");
+                       "List every considered pod that was not evicted, one line per pod and cycle: how far it got "
+                       "(filtered: a filter said no when the plugin asked; skipped: the plugin's own reason; "
+                       "refused: the eviction request was refused), the plugin and the reason code of the last word "
+                       "about it");
          add_plugin_dir_options(*cmd, common);
          add_log_level_option(*cmd, common.log_level);
          return [&common, sim] { return run_simulate(common, *sim); };

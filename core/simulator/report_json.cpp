@@ -104,6 +104,7 @@ void write_json(std::ostream& out, const SimulationReport& report) {
         if (report.explain)
             object_array(w, "explain", c.explain, [&](const ExplainEntry& e) {
                 field(w, "pod", e.pod);
+                field(w, "stage", e.stage);
                 field(w, "plugin", e.plugin);
                 field(w, "reason", e.reason);
             });

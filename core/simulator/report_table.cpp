@@ -91,7 +91,7 @@ void write_table(std::ostream& out, const SimulationReport& report) {
         if (report.explain && !c.explain.empty()) {
             out << "  not evicted (--explain):\n";
             std::vector<std::vector<std::string>> ex;
-            for (const auto& e : c.explain) ex.push_back({e.pod, e.plugin, e.reason});
+            for (const auto& e : c.explain) ex.push_back({e.pod, e.stage, e.plugin, e.reason});
             print_rows(out, ex, "    ");
         }
     }

@@ -50,18 +50,18 @@ public:
         if (r.code == KD_EVICT_ACCEPTED || r.code == KD_EVICT_DRY_RUN)
             evicted(pod.key());
         else
-            explain(pod.key(), std::string(r.decided_by.empty() ? r.requested_by : r.decided_by),
+            explain(pod.key(), "refused", std::string(r.decided_by.empty() ? r.requested_by : r.decided_by),
                     r.detail.empty() ? kd::evict_code_name(r.code) : std::string(r.detail));
     }
     void on_filter_rejection(std::string_view, std::string_view, const kd_pod& pod, std::string_view filter,
                              std::string_view reason) override {
-        explain(kd::Pod(&pod).key(), std::string(filter), std::string(reason));
+        explain(kd::Pod(&pod).key(), "filtered", std::string(filter), std::string(reason));
     }
     void on_report(std::string_view, std::string_view plugin, std::string_view kind, std::string_view subject,
                    std::string_view key, std::string_view value) override {
         if (kind == "node") node_facts_[std::string(subject)][std::string(key)] = std::string(value);  // pool, class
         if (kind == "pod" && key == report_keys::kPodSkipped)
-            explain(std::string(subject), std::string(plugin), std::string(value));
+            explain(std::string(subject), "skipped", std::string(plugin), std::string(value));
     }
     void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result,
                          std::string_view strategy) override {
@@ -79,13 +79,13 @@ private:
     // One line per pod and cycle, in the order pods were first explained; the last word wins (a
     // filter's rejection when the plugin asked, then the plugin's own reason, or a refused
     // eviction), and a pod evicted in the end is not listed.
-    void explain(const std::string& pod, const std::string& plugin, const std::string& reason) {
+    void explain(const std::string& pod, const char* stage, const std::string& plugin, const std::string& reason) {
         if (!explain_) return;
         auto [it, added] = explained_.try_emplace(pod, cycle_->explain.size());
         if (added)
-            cycle_->explain.push_back({pod, plugin, reason});
+            cycle_->explain.push_back({pod, stage, plugin, reason});
         else
-            cycle_->explain[it->second] = {pod, plugin, reason};
+            cycle_->explain[it->second] = {pod, stage, plugin, reason};
     }
     void evicted(const std::string& pod) {
         auto it = explained_.find(pod);

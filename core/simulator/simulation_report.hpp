@@ -62,9 +62,12 @@ struct EventReport {
     std::string kind, ns, name, type, reason, action, message, plugin;
 };
 
-// A candidate that was considered and not evicted, and what stopped it.
+// A candidate that was considered and not evicted, and what stopped it: `stage` says how far it
+// got — "filtered" (the plugin asked cycle.filter() about it and a filter said no: considered
+// only), "skipped" (the plugin's own reason, kd::Cycle::report_pod), "refused" (the plugin asked
+// to evict it and the host refused: a filter, the PreEvictionFilter, a limit, the evict plugin).
 struct ExplainEntry {
-    std::string pod, plugin, reason;
+    std::string pod, stage, plugin, reason;
 };
 
 struct CycleReport {

@@ -95,7 +95,8 @@ TEST_CASE(
     for (const auto& cycle : doc["cycles"].GetArray()) {
         std::map<std::string, std::string> why;
         for (const auto& e : cycle["explain"].GetArray()) {
-            CHECK(why.count(e["pod"].GetString()) == 0);  // one line per pod
+            CHECK(why.count(e["pod"].GetString()) == 0);              // one line per pod
+            CHECK(std::string(e["stage"].GetString()) == "skipped");  // the plugin's own reason
             why[e["pod"].GetString()] = e["reason"].GetString();
         }
         CHECK(why.size() == 7);

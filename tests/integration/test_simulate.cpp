@@ -82,10 +82,11 @@ TEST_CASE("with --explain, every considered pod that stayed, with the plugin and
     const auto& explain = doc["cycles"][5]["explain"];
     std::vector<std::string> lines;
     for (const auto& e : explain.GetArray())
-        lines.push_back(str(e, "pod") + " " + str(e, "plugin") + " " + str(e, "reason"));
+        lines.push_back(str(e, "pod") + " " + str(e, "stage") + " " + str(e, "plugin") + " " + str(e, "reason"));
     REQUIRE(lines.size() == 7);
-    CHECK(lines[0] == "kube-system/kube-proxy-b3682 LowNodeLoad EvictableNamespaces");
-    for (size_t i = 1; i < lines.size(); ++i) CHECK_THAT(lines[i], Catch::EndsWith(" LowNodeLoad NodeBalanced"));
+    CHECK(lines[0] == "kube-system/kube-proxy-b3682 skipped LowNodeLoad EvictableNamespaces");
+    for (size_t i = 1; i < lines.size(); ++i)
+        CHECK_THAT(lines[i], Catch::EndsWith(" skipped LowNodeLoad NodeBalanced"));
     CHECK_THAT(lines[6], Catch::StartsWith("shop/cache-0 "));
     // Nodes carry the pool and class LowNodeLoad gave them.
     const auto& node1 = doc["cycles"][5]["nodes"][0];
@@ -228,6 +229,7 @@ TEST_CASE("migrations never take a workload past its unavailability budget", "[s
     size_t held = 0;
     for (const auto& e : cycles[0]["explain"].GetArray())
         if (of_workload(str(e, "pod"), "shop/web-")) {
+            CHECK(str(e, "stage") == "filtered");  // LowNodeLoad asked, the filter said no
             CHECK(str(e, "plugin") == "MigrationController");
             CHECK(str(e, "reason") == "MaxUnavailablePerWorkload");
             ++held;
