@@ -90,12 +90,16 @@ kdesched_add_plugin(@SNAKE@ @SNAKE@.cpp)
 kdesched_target_api(@SNAKE@ 0)
 set_target_properties(@SNAKE@ PROPERTIES PREFIX "")   # @SNAKE@.so
 
-# Unit tests on the SDK's fake host (Catch2 v2).
-find_package(Catch2 2 REQUIRED)
-enable_testing()
-add_executable(@SNAKE@_test @SNAKE@_test.cpp)
-target_link_libraries(@SNAKE@_test PRIVATE kdesched::sdk Catch2::Catch2WithMain)
-add_test(NAME @SNAKE@_test COMMAND @SNAKE@_test)
+# Unit tests on the SDK's fake host, when Catch2 v2 is available.
+find_package(Catch2 2 QUIET)
+if(Catch2_FOUND)
+  enable_testing()
+  add_executable(@SNAKE@_test @SNAKE@_test.cpp)
+  target_link_libraries(@SNAKE@_test PRIVATE kdesched::sdk Catch2::Catch2WithMain)
+  add_test(NAME @SNAKE@_test COMMAND @SNAKE@_test)
+else()
+  message(STATUS "Catch2 2 not found: @SNAKE@_test is not built")
+endif()
 EOF
 
 render "$snake.hpp" <<'EOF'

@@ -51,6 +51,7 @@ void build_plugin_project(const std::string& source, const std::string& build, c
     auto unit = run_command("cd " + quote(build) + " && ctest --output-on-failure");
     INFO(unit.output);
     CHECK(unit.exit_code == 0);
+    CHECK_THAT(unit.output, Catch::Contains("100% tests passed"));  // and some ran: Catch2 was found
 }
 
 // Whether `path` is `dir` or below it (an installed directory is listed too).

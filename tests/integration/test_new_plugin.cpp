@@ -109,6 +109,7 @@ TEST_CASE("a scaffolded plugin builds against the installed sdk, passes its test
     auto unit = run_command("cd " + quote(build) + " && ctest --output-on-failure");
     INFO(unit.output);
     CHECK(unit.exit_code == 0);
+    CHECK_THAT(unit.output, Catch::Contains("100% tests passed, 0 tests failed out of 1"));
 
     const std::string bin = prefix + "/bin/kdesched";
     auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(build));
