@@ -90,7 +90,7 @@ private:
             tally.stopped_by == KD_EVICT_LIMIT_TOTAL ? "LimitReached: the cycle's total limit"
             : tally.stopped_by == KD_EVICT_LIMIT_NODE
                 ? "LimitReached: the node's limit"
-                : "WithinCap: " + std::string(node.name()) + " keeps its " + std::to_string(cap_) + " oldest";
+                : "WithinCap: " + std::string(node.name()) + " is down to the cap of " + std::to_string(cap_);
         for (size_t i = candidates.size() - tally.untried; i < candidates.size(); ++i)
             cycle.report_pod(candidates[i], "skipped", why);
         return tally.stopped_by != KD_EVICT_LIMIT_TOTAL;

@@ -55,9 +55,9 @@ TEST_CASE("evicts the youngest pods above the cap, node by node, youngest first"
     CHECK(host.evictions()[0].reason == "node n1 runs 5 pods, more than maxPodsPerNode 3");
     CHECK(host.evictions()[0].plugin == "PodsPerNodeCap");
     // The rest of n1's candidates stayed, and --explain would say why.
-    CHECK(host.reports() == Names{"pod shop/web-2 skipped=WithinCap: n1 keeps its 3 oldest",
-                                  "pod shop/web-1 skipped=WithinCap: n1 keeps its 3 oldest",
-                                  "pod shop/web-0 skipped=WithinCap: n1 keeps its 3 oldest"});
+    CHECK(host.reports() == Names{"pod shop/web-2 skipped=WithinCap: n1 is down to the cap of 3",
+                                  "pod shop/web-1 skipped=WithinCap: n1 is down to the cap of 3",
+                                  "pod shop/web-0 skipped=WithinCap: n1 is down to the cap of 3"});
 }
 
 TEST_CASE("pods created at the same time leave in namespace/name order") {
@@ -114,7 +114,7 @@ TEST_CASE("the eviction limits are honoured") {
               Names{"shop/web-4 accepted", "shop/web-3 accepted", "shop/web-2 limit-node", "shop/api-0 accepted"});
         CHECK(host.reports() == Names{"pod shop/web-1 skipped=LimitReached: the node's limit",
                                       "pod shop/web-0 skipped=LimitReached: the node's limit",
-                                      "pod shop/api-1 skipped=WithinCap: n2 keeps its 1 oldest"});
+                                      "pod shop/api-1 skipped=WithinCap: n2 is down to the cap of 1"});
     }
     SECTION("the total limit ends the cycle") {
         kd::testing::FakeHost host;
