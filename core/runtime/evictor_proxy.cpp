@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstddef>
+
 namespace kd::core {
 
 const PluginInstance* EvictorProxy::first_rejection(CallScope& scope, const kd_pod& pod, bool pre_eviction,
@@ -58,6 +60,12 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
     std::string_view rejected;
     if (const PluginInstance* f = first_rejection(scope, pod, false, rejected))
         return finish(KD_EVICT_FILTERED, f->name(), rejected, true);
+    // The PreEvictionFilter too, unless the plugin asks not to (API 1.4): the safe default, as
+    // upstream's plugins call it right before evicting; options of an older plugin have no flags.
+    bool has_flags = options.struct_size >= offsetof(kd_evict_options, flags) + sizeof(options.flags);
+    if (!(has_flags && (options.flags & KD_EVICT_SKIP_PRE_EVICTION_FILTER)))
+        if (const PluginInstance* f = first_rejection(scope, pod, true, rejected))
+            return finish(KD_EVICT_FILTERED, f->name(), rejected, true);
     kd_evict_code limit = ctx_.limiter->check(p.node_name(), p.ns());
     if (limit != KD_EVICT_ACCEPTED) return finish(limit, "", kd::evict_code_name(limit), false);
     if (ctx_.dry_run) {

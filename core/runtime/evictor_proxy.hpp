@@ -1,6 +1,7 @@
 // The Evictor every plugin of a profile gets (Koordinator's `evictorProxy`, with filters first):
-// filter plugins → per-node / per-namespace / total limits → framework dry run → the profile's
-// single evict plugin.
+// the filter plugins' Filter → their PreEvictionFilter (unless the request skips it,
+// KD_EVICT_SKIP_PRE_EVICTION_FILTER) → per-node / per-namespace / total limits → framework dry
+// run → the profile's single evict plugin. docs/compatibility.md says why filters run here.
 #pragma once
 
 #include "runtime/call_scope.hpp"

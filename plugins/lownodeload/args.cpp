@@ -146,8 +146,7 @@ void LowNodeLoadArgs::validate(kd::Errors& errs, const std::string& path) const 
     if (nodeMetricExpirationSeconds && *nodeMetricExpirationSeconds <= 0)
         errs.add(kd::field_path(path, "nodeMetricExpirationSeconds"),
                  "must be > 0 (got " + std::to_string(*nodeMetricExpirationSeconds) + ")");
-    if (evictableNamespaces && !evictableNamespaces->include.empty() && !evictableNamespaces->exclude.empty())
-        errs.add(kd::field_path(path, "evictableNamespaces"), "only one of include and exclude can be set");
+    // evictableNamespaces validates itself (kd::Namespaces).
 
     // The default pool is the top level itself: its problems carry top-level paths.
     NodePoolArgs top;

@@ -4,6 +4,7 @@
 
 #include <kdesched/decode.hpp>
 #include <kdesched/label_selector.hpp>
+#include <kdesched/namespaces.hpp>
 #include <kdesched/plugin.hpp>
 
 #include <chrono>
@@ -28,16 +29,9 @@ inline constexpr uint32_t kDefaultConsecutiveNormalities = 3;
 inline constexpr kd::Duration kDefaultAnomalyTimeout{std::chrono::minutes(1)};
 inline constexpr kd::Duration kDefaultDetectorCacheTimeout{std::chrono::minutes(5)};
 
-// evictableNamespaces: at most one of the two lists may be set.
-struct Namespaces {
-    std::vector<std::string> include;
-    std::vector<std::string> exclude;
-    template <class V>
-    void fields(V& v) {
-        v("include", include);
-        v("exclude", exclude);
-    }
-};
+// evictableNamespaces: at most one of the two lists may be set. kd::Namespaces validates it with
+// Koordinator's words (pkg/descheduler/apis/config/validation/validation_loadaware.go, v1.8.0).
+using Namespaces = kd::Namespaces;
 
 // One podSelectors entry; an entry without a selector is ignored (as koord-descheduler does).
 struct PodSelector {

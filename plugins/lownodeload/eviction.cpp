@@ -203,7 +203,9 @@ void PhaseRunner::evict_pods(uint32_t src, std::vector<int64_t>& total, bool pro
                 continue;
             }
             overutilized_reason(scratch.reason, pool, state, src, prod);
-            kd::EvictOutcome out = cycle.evict(pod, scratch.reason);
+            // Koordinator's LowNodeLoad never calls PreEvictionFilter (it checks node fit itself,
+            // above): the host must not run it either (pkg/descheduler/framework/plugins/loadaware).
+            kd::EvictOutcome out = cycle.evict(pod, scratch.reason, {.pre_eviction_filter = false});
             limits.record(pod, out.code);
             if (!out.evicted()) {
                 cycle.debug("Failed to evict pod pod=\"" + pod_ref(pod) + "\" result=\"" +

@@ -6,6 +6,7 @@
 #include "args.hpp"
 
 #include <kdesched/label_selector.hpp>
+#include <kdesched/namespaces.hpp>
 #include <kdesched/plugin.hpp>
 
 #include <string>
@@ -26,7 +27,7 @@ public:
     bool selectors_match(const kd::Pod& pod) const;
 
 private:
-    std::vector<std::string> include_, exclude_;
+    kd::Namespaces namespaces_;                 // evictableNamespaces; empty: every namespace
     std::vector<kd::LabelSelector> selectors_;  // entries without a selector are dropped, as Koordinator does
 };
 

@@ -42,8 +42,7 @@ bool MigrationControllerArgs::skips(std::string_view gate) const {
 void MigrationControllerArgs::validate(kd::Errors& errs, const std::string& path) const {
     auto at = [&](const char* f) { return kd::field_path(path, f); };
     if (maxConcurrentReconciles < 1) errs.add(at("maxConcurrentReconciles"), "must be at least 1");
-    if (namespaces && !namespaces->include.empty() && !namespaces->exclude.empty())
-        errs.add(at("namespaces"), "only one of include and exclude can be set");
+    // namespaces validates itself (kd::Namespaces).
     for (size_t i = 0; i < skipEvictionGates.size(); ++i)
         if (std::find(kGates.begin(), kGates.end(), skipEvictionGates[i]) == kGates.end())
             errs.add(at("skipEvictionGates") + "[" + std::to_string(i) + "]",

@@ -4,6 +4,7 @@
 
 #include <kdesched/decode.hpp>
 #include <kdesched/label_selector.hpp>
+#include <kdesched/namespaces.hpp>
 
 #include <cstdint>
 #include <map>
@@ -33,14 +34,9 @@ struct PriorityThreshold {
     }
 };
 
-struct Namespaces {
-    std::vector<std::string> include, exclude;
-    template <class V>
-    void fields(V& v) {
-        v("include", include);
-        v("exclude", exclude);
-    }
-};
+// namespaces: at most one of the two lists may be set. kd::Namespaces validates it with
+// Koordinator's words (pkg/descheduler/apis/config/validation/validation_pluginargs.go, v1.8.0).
+using Namespaces = kd::Namespaces;
 
 // One object limiter: at most `maxMigrating` migrations per `duration` (a token bucket).
 struct ObjectLimiterArgs {

@@ -63,13 +63,8 @@ kd::Verdict MigrationFilters::evictor_filter(const kd::Pod& pod) const {
 
 kd::Verdict MigrationFilters::non_retryable(const kd::Snapshot& snap, const kd::Pod& pod) const {
     if (has_evict_annotation(pod)) return kd::Verdict::allow();
-    if (args_.namespaces && !args_.skips("Namespaces")) {
-        const auto& inc = args_.namespaces->include;
-        const auto& exc = args_.namespaces->exclude;
-        bool in_inc = std::find(inc.begin(), inc.end(), pod.ns()) != inc.end();
-        bool in_exc = std::find(exc.begin(), exc.end(), pod.ns()) != exc.end();
-        if ((!inc.empty() && !in_inc) || in_exc) return kd::Verdict::reject(reason::kNamespace);
-    }
+    if (args_.namespaces && !args_.skips("Namespaces") && !args_.namespaces->allows(pod.ns()))
+        return kd::Verdict::reject(reason::kNamespace);
     if (kd::koord::cost_annotation(pod, kd::koord::kEvictionCostAnnotation) == std::numeric_limits<int32_t>::max())
         return kd::Verdict::reject(reason::kEvictionCost);
     if (auto v = evictor_filter(pod); !v.allowed) return v;

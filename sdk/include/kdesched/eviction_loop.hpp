@@ -16,6 +16,7 @@
 
 namespace kd {
 
+// How evict_in_order asks: with which reason and options, and when it stops.
 struct EvictionLoop {
     std::string_view reason;  // why, for Events and logs ("pod is older than 1h")
     EvictOptions options{};   // the PreEvictionFilter runs unless options say otherwise
@@ -26,19 +27,32 @@ struct EvictionLoop {
     size_t at_most = SIZE_MAX;
 };
 
+// What evict_in_order did, and why it ended.
 struct EvictionTally {
-    size_t evicted = 0;   // accepted, or would be in dry run
-    size_t refused = 0;   // filtered, over a node or namespace limit, or failed
-    size_t untried = 0;   // pods the loop ended before
-    // Why the loop ended early: KD_EVICT_LIMIT_TOTAL, KD_EVICT_LIMIT_NODE (stop_at_node_limit),
-    // or KD_EVICT_ACCEPTED when it reached at_most or went through every pod.
+    size_t evicted = 0;  // accepted, or would be in dry run
+    size_t refused = 0;  // filtered, over a limit (the one that ended the loop too), or failed
+    size_t untried = 0;  // pods the loop ended before
+    // Why the loop ended early: KD_EVICT_LIMIT_TOTAL, KD_EVICT_LIMIT_NODE (stop_at_node_limit);
+    // KD_EVICT_ACCEPTED when it reached at_most or went through every pod.
     kd_evict_code stopped_by = KD_EVICT_ACCEPTED;
+    // The loop evicted at_most pods (whether or not pods were left: see untried).
     bool reached_at_most = false;
 };
 
 namespace detail {
-inline Pod as_pod(const Pod& p) { return p; }
-inline Pod as_pod(const kd_pod* p) { return Pod(p); }
+// How many elements a range has: its size(), or counted. Not std::distance: the snapshot's
+// ranges (kd::PtrRange) have iterators std::iterator_traits does not describe.
+template <class Range>
+size_t count_of(const Range& range) {
+    if constexpr (requires { std::size(range); }) {
+        return static_cast<size_t>(std::size(range));
+    } else {
+        size_t n = 0;
+        for (auto it = std::begin(range), end = std::end(range); it != end; ++it) ++n;
+        return n;
+    }
+}
+// evict_in_order's default on_outcome.
 struct IgnoreOutcome {
     void operator()(const Pod&, const EvictOutcome&) const {}
 };
@@ -51,18 +65,19 @@ template <class Range, class OnOutcome = detail::IgnoreOutcome>
 EvictionTally evict_in_order(const Cycle& cycle, const Range& pods, const EvictionLoop& how,
                              OnOutcome&& on_outcome = {}) {
     EvictionTally tally;
-    size_t seen = 0, total = static_cast<size_t>(std::distance(std::begin(pods), std::end(pods)));
+    size_t total = detail::count_of(pods), asked = 0;
+    // Checked before each request, as upstream's nodeutilization checks maxNoOfPodsToEvictPerNode
+    // (pkg/framework/plugins/nodeutilization/nodeutilization.go, v0.35.1), so no request is made
+    // past the cap; at_most 0 asks for nothing.
+    tally.reached_at_most = how.at_most == 0;
     for (const auto& element : pods) {
-        if (tally.evicted >= how.at_most) {
-            tally.reached_at_most = true;
-            break;
-        }
-        Pod pod = detail::as_pod(element);
-        ++seen;
+        if (tally.reached_at_most) break;
+        Pod pod(element);  // from a kd::Pod or a const kd_pod*
+        ++asked;
         EvictOutcome out = cycle.evict(pod, how.reason, how.options);
         on_outcome(pod, out);
         if (out.evicted()) {
-            ++tally.evicted;
+            tally.reached_at_most = ++tally.evicted >= how.at_most;
             continue;
         }
         ++tally.refused;
@@ -71,8 +86,7 @@ EvictionTally evict_in_order(const Cycle& cycle, const Range& pods, const Evicti
             break;
         }
     }
-    if (tally.evicted >= how.at_most && seen < total) tally.reached_at_most = true;
-    tally.untried = total - seen;
+    tally.untried = total - asked;
     return tally;
 }
 

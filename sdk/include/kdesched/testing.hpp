@@ -16,12 +16,15 @@
 #include <kdesched/quantity.hpp>
 #include <kdesched/view.hpp>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -504,13 +507,66 @@ struct PickAnswer {
     static PickAnswer failure(std::string why) { return {{}, {}, std::move(why)}; }
 };
 
-// A host for unit tests: plugins are created through their real C descriptor; eviction requests
-// are recorded and answered by `on_evict` (default: accepted); filters by `on_filter`.
+// The profile's eviction limits (maxNoOfPodsToEvictPerNode, …PerNamespace, …Total), per cycle.
+struct EvictionLimits {
+    std::optional<uint32_t> per_node = std::nullopt, per_namespace = std::nullopt, total = std::nullopt;
+};
+
+// A plugin library loaded as the host loads it (dlopen, then its kdesched_module entry): to put a
+// plugin you ship with, DefaultEvictor say, into the fake host's profile beside yours
+// (FakeHost::instantiate(lib.descriptor("DefaultEvictor"), args, profile), add_filter_plugin).
+class PluginLibrary {
+public:
+    explicit PluginLibrary(const std::string& path) : handle_(dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+        if (!handle_) throw std::runtime_error("cannot load plugin library " + path + ": " + last_error());
+        auto entry = reinterpret_cast<kd_module_entry_fn>(dlsym(handle_, KD_MODULE_ENTRY_SYMBOL));
+        module_ = entry ? entry() : nullptr;
+        if (!module_) {
+            dlclose(handle_);
+            throw std::runtime_error(path + " is not a kdesched plugin library (no " KD_MODULE_ENTRY_SYMBOL ")");
+        }
+    }
+    ~PluginLibrary() { dlclose(handle_); }
+    PluginLibrary(const PluginLibrary&) = delete;
+    PluginLibrary& operator=(const PluginLibrary&) = delete;
+    const kd_module* module() const { return module_; }
+    // The plugin named `name`; throws naming the ones the library has.
+    const kd_plugin_descriptor* descriptor(std::string_view name) const {
+        std::string names;
+        for (size_t i = 0; i < module_->plugin_count; ++i) {
+            if (name == module_->plugins[i]->name) return module_->plugins[i];
+            names += (names.empty() ? "" : ", ") + std::string(module_->plugins[i]->name);
+        }
+        throw std::runtime_error("plugin library " + std::string(module_->name) + " has no plugin \"" +
+                                 std::string(name) + "\" (it has: " + names + ")");
+    }
+
+private:
+    static std::string last_error() {
+        const char* e = dlerror();
+        return e ? e : "unknown error";
+    }
+    void* handle_;
+    const kd_module* module_ = nullptr;
+};
+
+// A host for unit tests: plugins are created through their real C descriptor. An eviction request
+// (Cycle::evict) goes through the host's pipeline: the profile's Filter, its PreEvictionFilter
+// (unless the request skips it), `limits`, `dry_run`, and the evict plugin, `on_evict` (default:
+// accepted). The profile's filter plugins are `on_filter` / `on_pre_eviction_filter` (named
+// `filter_plugin_name`; default: allow) and the real ones given to add_filter_plugin, in that
+// order. Every request is recorded in evictions() with its outcome.
 class FakeHost {
 public:
     std::function<Verdict(const Pod&)> on_filter = [](const Pod&) { return Verdict::allow(); };
     std::function<Verdict(const Pod&)> on_pre_eviction_filter = [](const Pod&) { return Verdict::allow(); };
+    std::string filter_plugin_name = "DefaultEvictor";
+    // The evict plugin's answer: accepted, filtered or failed (anything else counts as failed).
     std::function<EvictOutcome(const Pod&)> on_evict = [](const Pod&) { return EvictOutcome::accepted(); };
+    EvictionLimits limits;
+    // Answers the limits step instead of `limits` when set: KD_EVICT_ACCEPTED (within them) or
+    // a KD_EVICT_LIMIT_* code, to script one node's or namespace's limit being reached.
+    std::function<kd_evict_code(const Pod&)> on_limits;
     // Answers cluster evictions (kd_host.evict_pod): "" = success, else the API error (a
     // WriteResult gives the code too, e.g. {KD_WRITE_REFUSED, "…disruption budget…"}).
     std::function<WriteResult(const Pod&)> on_evict_pod = [](const Pod&) { return WriteResult(); };
@@ -531,8 +587,9 @@ public:
     // to run several ticks within one cycle, as the host does between two cycles.
     uint64_t cycle = 0;
 
+    // Every eviction request (Cycle::evict), refused ones too, in order.
     const std::vector<RecordedEviction>& evictions() const { return evictions_; }
-    // "ns/name" of every accepted eviction, in request order.
+    // "ns/name" of every accepted eviction (or dry-run one), in request order.
     std::vector<std::string> evicted() const {
         std::vector<std::string> out;
         for (auto& e : evictions_)
@@ -578,12 +635,23 @@ public:
         // Runs the periodic hook; returns the time it asks to be called again (0 = next cycle).
         int64_t tick(const kd_snapshot* s) { return host_->call_tick(d_, inst_.get(), s); }
         const kd_plugin_descriptor* descriptor() const { return d_; }
+        kd_plugin_instance* raw() const { return inst_.get(); }
 
     private:
         FakeHost* host_;
         const kd_plugin_descriptor* d_;
         std::unique_ptr<kd_plugin_instance, void (*)(kd_plugin_instance*)> inst_;
     };
+
+    // Makes a filter plugin instance (e.g. from a PluginLibrary) one of the profile's filter
+    // plugins: Cycle::filter, pre_eviction_filter and evict consult it after on_filter. The handle
+    // must outlive the calls.
+    void add_filter_plugin(Handle& plugin) {
+        const kd_plugin_descriptor* d = plugin.descriptor();
+        if (!d->filter || !d->pre_eviction_filter)
+            throw std::logic_error(std::string(d->name) + " is not a filter plugin (no filter hooks)");
+        filter_plugins_.push_back(&plugin);
+    }
 
     // Creates plugin T from args JSON; throws std::runtime_error with the plugin's message on failure.
     template <class T>
@@ -629,21 +697,74 @@ private:
     static void log_cb(const kd_host* h, const kd_call*, int32_t, const char* m, size_t n) {
         of(h).logs_.emplace_back(m, n);
     }
-    static void filter_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_filter_result* out) {
-        of(h).verdict_ = of(h).on_filter(Pod(pod));
-        out->allowed = of(h).verdict_.allowed;
-        out->reason = to_kd(of(h).verdict_.reason);
+    // The first of the profile's filter plugins to reject the pod, as the host reports it: the
+    // plugin's name in `plugin`, its reason in `reason`; nullopt when all allow it.
+    std::optional<EvictOutcome> first_rejection(const kd_call* call, const Pod& pod, bool pre_eviction) {
+        Verdict v = pre_eviction ? on_pre_eviction_filter(pod) : on_filter(pod);
+        if (!v.allowed) return EvictOutcome{KD_EVICT_FILTERED, filter_plugin_name, v.reason};
+        for (Handle* f : filter_plugins_) {
+            const kd_plugin_descriptor* d = f->descriptor();
+            kd_call c = *call;
+            c.plugin = kd_str{d->name, std::char_traits<char>::length(d->name)};
+            kd_filter_result r{sizeof(kd_filter_result), 1, {}};
+            Sink err;
+            auto hook = pre_eviction ? d->pre_eviction_filter : d->filter;
+            if (hook(f->raw(), &c, pod.raw(), &r, &err.sink) != KD_OK)
+                throw std::runtime_error(std::string(d->name) + ": " + err.message);
+            if (!r.allowed) return EvictOutcome{KD_EVICT_FILTERED, d->name, std::string(sv(r.reason))};
+        }
+        return std::nullopt;
     }
-    static void pre_filter_cb(const kd_host* h, const kd_call*, const kd_pod* pod, kd_filter_result* out) {
-        of(h).verdict_ = of(h).on_pre_eviction_filter(Pod(pod));
-        out->allowed = of(h).verdict_.allowed;
-        out->reason = to_kd(of(h).verdict_.reason);
+    // kd_host.filter and pre_eviction_filter: the AND of the filter plugins, "<plugin>: <reason>".
+    static void answer_filter(const kd_host* h, const kd_call* call, const kd_pod* pod, bool pre_eviction,
+                              kd_filter_result* out) {
+        FakeHost& self = of(h);
+        std::optional<EvictOutcome> no = self.first_rejection(call, Pod(pod), pre_eviction);
+        self.verdict_ = no ? Verdict::reject(no->plugin + ": " + no->reason) : Verdict::allow();
+        out->allowed = self.verdict_.allowed;
+        out->reason = to_kd(self.verdict_.reason);
+    }
+    static void filter_cb(const kd_host* h, const kd_call* call, const kd_pod* pod, kd_filter_result* out) {
+        answer_filter(h, call, pod, false, out);
+    }
+    static void pre_filter_cb(const kd_host* h, const kd_call* call, const kd_pod* pod, kd_filter_result* out) {
+        answer_filter(h, call, pod, true, out);
+    }
+    // The host's eviction pipeline (core/runtime/evictor_proxy.cpp): Filter → PreEvictionFilter
+    // (a host of API 1.4 on, unless the request skips it) → limits → dry run → the evict plugin.
+    EvictOutcome run_eviction(const kd_call* call, const Pod& p, const kd_evict_options& o) {
+        if (auto no = first_rejection(call, p, false)) return *no;
+        bool has_flags = o.struct_size >= offsetof(kd_evict_options, flags) + sizeof(o.flags);
+        bool skip_pre = has_flags && (o.flags & KD_EVICT_SKIP_PRE_EVICTION_FILTER);
+        if (api_minor_ >= 4 && !skip_pre)
+            if (auto no = first_rejection(call, p, true)) return *no;
+        if (call->cycle != limits_cycle_) {
+            limits_cycle_ = call->cycle;
+            by_node_.clear(), by_namespace_.clear(), evicted_in_cycle_ = 0;
+        }
+        std::string node(p.node_name()), ns(p.ns());
+        auto over = [](const std::optional<uint32_t>& limit, uint32_t count) { return limit && count + 1 > *limit; };
+        kd_evict_code limit = on_limits                                                ? on_limits(p)
+                              : !node.empty() && over(limits.per_node, by_node_[node]) ? KD_EVICT_LIMIT_NODE
+                              : over(limits.per_namespace, by_namespace_[ns])          ? KD_EVICT_LIMIT_NAMESPACE
+                              : over(limits.total, evicted_in_cycle_)                  ? KD_EVICT_LIMIT_TOTAL
+                                                                                       : KD_EVICT_ACCEPTED;
+        if (limit != KD_EVICT_ACCEPTED) return {limit, {}, evict_code_name(limit)};
+        EvictOutcome r = dry_run ? EvictOutcome{KD_EVICT_DRY_RUN, {}, "framework dry run"} : on_evict(p);
+        if (r.code != KD_EVICT_ACCEPTED && r.code != KD_EVICT_DRY_RUN && r.code != KD_EVICT_FILTERED)
+            r.code = KD_EVICT_FAILED;
+        if (r.evicted()) {
+            if (!node.empty()) ++by_node_[node];
+            ++by_namespace_[ns];
+            ++evicted_in_cycle_;
+        }
+        return r;
     }
     static void evict_cb(const kd_host* h, const kd_call* call, const kd_pod* pod, const kd_evict_options* o,
                          kd_evict_result* out) {
         FakeHost& self = of(h);
         Pod p(pod);
-        EvictOutcome r = self.dry_run ? EvictOutcome{KD_EVICT_DRY_RUN, {}, {}} : self.on_evict(p);
+        EvictOutcome r = self.run_eviction(call, p, *o);
         std::string plugin(sv(o->plugin_name).empty() ? sv(call->plugin) : sv(o->plugin_name));
         self.evictions_.push_back({p.key(), std::string(p.node_name()), std::string(sv(o->reason)), plugin, r});
         auto& last = self.evictions_.back().outcome;
@@ -779,7 +900,7 @@ private:
                             const Pod& pod, const std::string& reason, const std::string& plugin) {
         if (!d->evict) throw std::logic_error(std::string(d->name) + " does not implement evict");
         kd_call call = make_call(d, s);
-        kd_evict_options o{sizeof(kd_evict_options), to_kd(reason), plugin.empty() ? call.plugin : to_kd(plugin)};
+        kd_evict_options o{sizeof(kd_evict_options), to_kd(reason), plugin.empty() ? call.plugin : to_kd(plugin), 0};
         kd_evict_result out{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
         Sink err;
         if (d->evict(inst, &call, pod.raw(), &o, &out, &err.sink) != KD_OK) throw std::runtime_error(err.message);
@@ -802,6 +923,10 @@ private:
     HostStructSizes sizes_;
     uint64_t cycle_ = 0;
     Verdict verdict_;
+    std::vector<Handle*> filter_plugins_;
+    uint64_t limits_cycle_ = UINT64_MAX;  // the cycle the counts below are of
+    std::map<std::string, uint32_t> by_node_, by_namespace_;
+    uint32_t evicted_in_cycle_ = 0;
     std::vector<RecordedEviction> evictions_, cluster_evictions_;
     std::vector<std::string> logs_, reports_, writes_, counted_;
     std::vector<RecordedPick> picks_;

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <filesystem>
 
 namespace fs = std::filesystem;
@@ -50,6 +52,7 @@ public:
         return pod.labels().get("keep") == "true" ? kd::Verdict::reject("KeepLabel") : kd::Verdict::allow();
     }
     kd::Verdict pre_eviction_filter(kd::Cycle&, const kd::Pod& pod) {
+        g_trace.push_back("pre-eviction " + pod.key());
         return pod.name() == "nofit" ? kd::Verdict::reject("NodeFit") : kd::Verdict::allow();
     }
 };
@@ -57,9 +60,11 @@ public:
 // Balance plugin that asks to evict every pod on its nodes and records each outcome.
 struct EvictAllArgs {
     std::string tag = "a";
+    bool skipPreEvictionFilter = false;
     template <class V>
     void fields(V& v) {
         v("tag", tag);
+        v("skipPreEvictionFilter", skipPreEvictionFilter);
     }
 };
 class EvictAll {
@@ -67,12 +72,13 @@ public:
     static constexpr const char* kName = "EvictAll";
     static constexpr const char* kVersion = "1.0.0";
     using Args = EvictAllArgs;
-    EvictAll(kd::Host& host, Args a) : profile_(host.profile()), tag_(a.tag) {}
+    EvictAll(kd::Host& host, Args a)
+        : profile_(host.profile()), tag_(a.tag), options_{.pre_eviction_filter = !a.skipPreEvictionFilter} {}
     void balance(kd::Cycle& c) {
         g_trace.push_back("balance " + profile_ + " " + tag_);
         for (auto n : c.snapshot().nodes())
             for (auto p : c.snapshot().pods_on_node(n.name())) {
-                auto r = c.evict(p, "because " + tag_);
+                auto r = c.evict(p, "because " + tag_, options_);
                 g_trace.push_back("outcome " + p.key() + " " + kd::evict_code_name(r.code) +
                                   (r.plugin.empty() ? "" : " " + r.plugin) + (r.reason.empty() ? "" : " " + r.reason));
             }
@@ -81,6 +87,7 @@ public:
 
 private:
     std::string profile_, tag_;
+    kd::EvictOptions options_;
 };
 
 // Evict plugin with periodic work: records each tick and asks for the next one 500 ms later,
@@ -162,7 +169,8 @@ const char* kEvictAllProfile = R"(profiles:
 
 }  // namespace
 
-TEST_CASE("the evictor proxy runs filters, then the evict plugin, and reports who decided", "[runtime][proxy]") {
+TEST_CASE("the evictor proxy runs Filter, PreEvictionFilter, then the evict plugin, and reports who decided",
+          "[runtime][proxy]") {
     g_trace.clear();
     auto cat = catalog_with_fixtures();
     RecordingObserver obs;
@@ -171,17 +179,21 @@ TEST_CASE("the evictor proxy runs filters, then the evict plugin, and reports wh
     REQUIRE_FALSE(d.run_cycle(*cluster(b)));
     std::vector<std::string> expected = {"balance p a",
                                          "filter ns1/a",
+                                         "pre-eviction ns1/a",
                                          "evict ns1/a by EvictAll: because a",
                                          "outcome ns1/a accepted RecordingEvict",
                                          "filter ns1/b",
+                                         "pre-eviction ns1/b",
                                          "evict ns1/b by EvictAll: because a",
                                          "outcome ns1/b accepted RecordingEvict",
                                          "filter ns1/c",
                                          "outcome ns1/c filtered KeepFilter KeepLabel",
                                          "filter ns1/d",
+                                         "pre-eviction ns1/d",
                                          "evict ns1/d by EvictAll: because a",
                                          "outcome ns1/d accepted RecordingEvict",
                                          "filter ns2/e",
+                                         "pre-eviction ns2/e",
                                          "evict ns2/e by EvictAll: because a",
                                          "outcome ns2/e accepted RecordingEvict"};
     CHECK(g_trace == expected);
@@ -192,6 +204,87 @@ TEST_CASE("the evictor proxy runs filters, then the evict plugin, and reports wh
     CHECK(obs.records[2].requested_by == "EvictAll");
     CHECK(obs.records[0].node == "n1");
     CHECK(obs.records[0].reason == "because a");
+}
+
+namespace {
+
+// A plugin of API 1.3 or older calling kd_host.evict: its kd_evict_options end before `flags`.
+const kd_host* g_old_host = nullptr;
+kd_plugin_descriptor g_old_plugin;
+kd_status old_plugin_balance(kd_plugin_instance*, const kd_call* call, kd_error_sink*) {
+    kd::Snapshot snap(call->snapshot);
+    for (auto p : snap.pods()) {
+        kd_evict_options o{};
+        o.struct_size = offsetof(kd_evict_options, flags);
+        o.reason = kd::to_kd("old plugin");
+        kd_evict_result r{sizeof(kd_evict_result), KD_EVICT_FAILED, {}, {}};
+        g_old_host->evict(g_old_host, call, p.raw(), &o, &r);
+        g_trace.push_back("outcome " + p.key() + " " + kd::evict_code_name(static_cast<kd_evict_code>(r.code)) + " " +
+                          std::string(kd::sv(r.plugin)) + " " + std::string(kd::sv(r.reason)));
+    }
+    return KD_OK;
+}
+kd_status old_plugin_create(const kd_host* host, const kd_create_info* info, const char* args, size_t size,
+                            kd_plugin_instance** out, kd_error_sink* err) {
+    g_old_host = host;
+    return kd::descriptor<EvictAll>()->create(host, info, args, size, out, err);
+}
+const kd_module* old_plugin_module() {
+    static const kd_plugin_descriptor* plugins[] = {&g_old_plugin};
+    static kd_module m{sizeof(kd_module), {KD_API_VERSION_MAJOR, 3, 0}, "old-plugin", plugins, 1};
+    g_old_plugin = *kd::descriptor<EvictAll>();
+    g_old_plugin.name = "OldEvictAll";
+    g_old_plugin.create = &old_plugin_create;
+    g_old_plugin.balance = &old_plugin_balance;
+    return &m;
+}
+
+std::vector<std::string> pre_eviction_trace(const std::string& balance_plugin, const std::string& args) {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    cat.add_in_process(old_plugin_module());
+    RecordingObserver obs;
+    Descheduler d(config(R"(profiles:
+- name: p
+  pluginConfig: [{name: )" +
+                         balance_plugin + ", args: " + args + R"(}]
+  plugins:
+    balance: {enabled: [{name: )" +
+                         balance_plugin + R"(}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}], enabled: [{name: KeepFilter}]}
+)"),
+                  cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2");
+    b.pod("ns", "nofit").on("n1");
+    b.pod("ns", "fits").on("n1");
+    REQUIRE_FALSE(d.run_cycle(*b.build()));
+    std::vector<std::string> out;
+    for (auto& line : g_trace)
+        if (line.rfind("outcome", 0) == 0) out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("evict runs the profile's PreEvictionFilter unless the request skips it (API 1.4)", "[runtime][proxy]") {
+    // The default: a pod no other node takes is refused, naming the filter and its reason.
+    CHECK(pre_eviction_trace("EvictAll", "{}") ==
+          std::vector<std::string>{"outcome ns/nofit filtered KeepFilter NodeFit",
+                                   "outcome ns/fits accepted RecordingEvict"});
+    CHECK(std::count(g_trace.begin(), g_trace.end(), "pre-eviction ns/nofit") == 1);
+    // Skipped on request (a port of a plugin that never calls it): not even asked.
+    CHECK(pre_eviction_trace("EvictAll", "{skipPreEvictionFilter: true}") ==
+          std::vector<std::string>{"outcome ns/nofit accepted RecordingEvict",
+                                   "outcome ns/fits accepted RecordingEvict"});
+    CHECK(std::count(g_trace.begin(), g_trace.end(), "pre-eviction ns/nofit") == 0);
+    // A plugin built before 1.4 sends no flags: it gets the safe default.
+    CHECK(pre_eviction_trace("OldEvictAll", "{}") ==
+          std::vector<std::string>{"outcome ns/nofit filtered KeepFilter NodeFit",
+                                   "outcome ns/fits accepted RecordingEvict "});
+    CHECK(std::count(g_trace.begin(), g_trace.end(), "evict ns/fits by OldEvictAll: old plugin") == 1);
 }
 
 TEST_CASE("per-node, per-namespace and total limits stop evictions after the filters", "[runtime][proxy]") {
@@ -376,7 +469,8 @@ TEST_CASE("profile problems are collected with their locations", "[runtime][buil
     args:
       tga: x
 )");
-        CHECK_THAT(msg, Catch::Contains("plugin \"EvictAll\" args: tga: unknown field (known fields: tag)"));
+        CHECK_THAT(msg, Catch::Contains(
+                            "plugin \"EvictAll\" args: tga: unknown field (known fields: tag, skipPreEvictionFilter)"));
     }
 }
 
@@ -422,7 +516,11 @@ TEST_CASE("a filter that throws rejects the pod (fail closed) and says why", "[r
     CHECK(obs.records[0].code == KD_EVICT_FILTERED);
     CHECK(obs.records[0].decided_by == "ThrowsInHook");
     CHECK(obs.records[0].detail == "error: filter exploded");
-    CHECK(obs.records[1].code == KD_EVICT_ACCEPTED);
+    // The other pod passes Filter; evict() then runs the PreEvictionFilter (API 1.4), which throws
+    // (42, not a std::exception): rejected too, saying so.
+    CHECK(obs.records[1].code == KD_EVICT_FILTERED);
+    CHECK(obs.records[1].decided_by == "ThrowsInHook");
+    CHECK(obs.records[1].detail == "error: unknown exception (not derived from std::exception)");
 }
 
 TEST_CASE("periodic work: only plugins with a tick hook run, with a stable identity, and the earliest ask wins",

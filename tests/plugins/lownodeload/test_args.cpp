@@ -191,7 +191,7 @@ TEST_CASE("args: validation messages with field paths", "[args]") {
         {"expiration zero", R"({"nodeMetricExpirationSeconds": 0})",
          "nodeMetricExpirationSeconds: must be > 0 (got 0)"},
         {"namespaces", R"({"evictableNamespaces": {"include": ["a"], "exclude": ["b"]}})",
-         "evictableNamespaces: only one of include and exclude can be set"},
+         "evictableNamespaces: only one of Include/Exclude namespaces can be set"},
         {"negative threshold", R"({"lowThresholds": {"cpu": -5}})", "lowThresholds.cpu: must be >= 0 (got -5)"},
         {"low above high", R"({"lowThresholds": {"cpu": 55}, "highThresholds": {"cpu": 40}})",
          "highThresholds.cpu: must be >= lowThresholds.cpu (got 40 < 55)"},

@@ -317,7 +317,7 @@ TEST_CASE("eviction: limit-reached outcomes stop the requests they rule out", "[
     SECTION("total: nothing more is asked in this Balance") {
         Cluster c = cluster();
         FakeHost host;
-        host.on_evict = [](const kd::Pod&) { return kd::EvictOutcome{KD_EVICT_LIMIT_TOTAL, {}, "max total"}; };
+        host.limits.total = 0;
         auto plugin = host.instantiate<LowNodeLoad>(kArgs);
         plugin.balance(c.b.build());
         CHECK(requested(host) == std::vector<std::string>{"default/a-1"});
@@ -328,9 +328,8 @@ TEST_CASE("eviction: limit-reached outcomes stop the requests they rule out", "[
     SECTION("node: the rest of that node is skipped, other nodes go on") {
         Cluster c = cluster();
         FakeHost host;
-        host.on_evict = [](const kd::Pod& p) {
-            return p.node_name() == "n1" ? kd::EvictOutcome{KD_EVICT_LIMIT_NODE, {}, "max per node"}
-                                         : kd::EvictOutcome::accepted();
+        host.on_limits = [](const kd::Pod& p) {
+            return p.node_name() == "n1" ? KD_EVICT_LIMIT_NODE : KD_EVICT_ACCEPTED;
         };
         auto plugin = host.instantiate<LowNodeLoad>(kArgs);
         plugin.balance(c.b.build());
@@ -346,10 +345,7 @@ TEST_CASE("eviction: limit-reached outcomes stop the requests they rule out", "[
         c.pod("n1", "p4", "1", "1Gi", "b");
         c.node("n2");
         FakeHost host;
-        host.on_evict = [](const kd::Pod& p) {
-            return p.ns() == "a" ? kd::EvictOutcome{KD_EVICT_LIMIT_NAMESPACE, {}, "max per namespace"}
-                                 : kd::EvictOutcome::accepted();
-        };
+        host.on_limits = [](const kd::Pod& p) { return p.ns() == "a" ? KD_EVICT_LIMIT_NAMESPACE : KD_EVICT_ACCEPTED; };
         auto plugin = host.instantiate<LowNodeLoad>(kArgs);
         plugin.balance(c.b.build());
         CHECK(requested(host) == std::vector<std::string>{"a/p1", "b/p3", "b/p4"});

@@ -174,7 +174,7 @@ TEST_CASE("args: every validation error carries its field path", "[args]") {
         {"namespaces include and exclude",
          R"({"namespaces": {"include": ["a"], "exclude": ["b"]}})",
          {"namespaces"},
-         "only one of include and exclude can be set"},
+         "only one of Include/Exclude namespaces can be set"},
         {"maxConcurrentReconciles 0",
          R"({"maxConcurrentReconciles": 0})",
          {"maxConcurrentReconciles"},
