@@ -143,6 +143,18 @@ TEST_CASE("a pod the PreEvictionFilter refuses is named with the filter, and an 
     CHECK(host.evicted() == Names{"shop/web-3", "shop/web-2"});
 }
 
+TEST_CASE("on a host older than 1.4, which runs no PreEvictionFilter in evict, the SDK asks it first") {
+    auto b = crowded();
+    kd::testing::FakeHost host(0);  // the plugin targets API 1.0: a 1.0 host loads it
+    host.on_pre_eviction_filter = [](const kd::Pod& p) {
+        return p.name() == "web-4" ? kd::Verdict::reject("NodeFit") : kd::Verdict::allow();
+    };
+    auto plugin =
+        host.instantiate<example::PodsPerNodeCap>(R"({"maxPodsPerNode": 3, "namespaces": {"include": ["shop"]}})");
+    plugin.balance(b.build());
+    CHECK(host.evicted() == Names{"shop/web-3", "shop/web-2"});
+}
+
 TEST_CASE("bad args are reported with their field paths") {
     kd::testing::FakeHost host;
     auto error_of = [&](const std::string& args) -> std::string {
