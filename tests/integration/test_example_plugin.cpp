@@ -1,9 +1,12 @@
-// The install and the out-of-tree example plugin: `cmake --install` writes only under its prefix,
+// The install and the out-of-tree example plugins: `cmake --install` writes only under its prefix,
 // the `sdk` component is the SDK alone (headers, CMake package, RapidJSON carried by the target),
-// and examples/pod-age-limit builds against that component with find_package(kdesched-sdk), runs
-// its own tests, and loads into the installed kdesched.
+// and examples/pod-age-limit and examples/pods-per-node-cap build against that component with
+// find_package(kdesched-sdk), run their own tests, and load into the installed kdesched, which
+// simulates the second one on its snapshot.
 #include "run_command.hpp"
 #include "temp_dir.hpp"
+
+#include <rapidjson/document.h>
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +14,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -31,6 +36,22 @@ std::set<std::string> install(const std::string& prefix, const std::string& comp
             if (line.rfind(tag, 0) == 0) written.insert(line.substr(tag.size()));
     REQUIRE_FALSE(written.empty());
     return written;
+}
+
+// Configures and builds a plugin project out of tree against the SDK installed in `sdk`, then runs
+// its own tests (ctest).
+void build_plugin_project(const std::string& source, const std::string& build, const std::string& sdk) {
+    auto configure = run_command("cmake -S " + quote(source) + " -B " + quote(build) +
+                                 " -DCMAKE_PREFIX_PATH=" + quote(sdk) + " -DCMAKE_BUILD_TYPE=Release");
+    INFO(configure.output);
+    REQUIRE(configure.exit_code == 0);
+    auto compile = run_command("cmake --build " + quote(build) + " -j 2");
+    INFO(compile.output);
+    REQUIRE(compile.exit_code == 0);
+    auto unit = run_command("cd " + quote(build) + " && ctest --output-on-failure");
+    INFO(unit.output);
+    CHECK(unit.exit_code == 0);
+    CHECK_THAT(unit.output, Catch::Contains("100% tests passed"));  // and some ran: Catch2 was found
 }
 
 // Whether `path` is `dir` or below it (an installed directory is listed too).
@@ -106,16 +127,7 @@ TEST_CASE("the example plugin builds against the installed sdk component and the
     install(sdk, "sdk");
     install(prefix, "runtime");
 
-    auto configure = run_command("cmake -S " + quote(KDESCHED_EXAMPLE_DIR) + " -B " + quote(ex) +
-                                 " -DCMAKE_PREFIX_PATH=" + quote(sdk) + " -DCMAKE_BUILD_TYPE=Release");
-    INFO(configure.output);
-    REQUIRE(configure.exit_code == 0);
-    auto build = run_command("cmake --build " + quote(ex) + " -j 2");
-    INFO(build.output);
-    REQUIRE(build.exit_code == 0);
-    auto unit = run_command("cd " + quote(ex) + " && ctest --output-on-failure");
-    INFO(unit.output);
-    CHECK(unit.exit_code == 0);
+    build_plugin_project(KDESCHED_EXAMPLE_DIR, ex, sdk);
 
     const std::string bin = prefix + "/bin/kdesched";
     auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(ex));
@@ -133,4 +145,47 @@ TEST_CASE("the example plugin builds against the installed sdk component and the
     auto plan = run_command(quote(bin) + " plan --plugin-dir " + quote(ex) + " --config " +
                             quote(std::string(KDESCHED_EXAMPLE_DIR) + "/profile.yaml"));
     CHECK_THAT(plan.output, Catch::Contains("    deschedule:\n      - PodAgeLimit 1.0.0 from " + ex));
+}
+
+TEST_CASE("the balance example builds against the installed sdk, and simulate evicts the youngest pods above the cap",
+          "[example]") {
+    kd_test::TempDir tmp("example-cap");
+    const std::string sdk = (tmp.path / "sdk").string(), prefix = (tmp.path / "prefix").string(),
+                      ex = (tmp.path / "build").string(), dir = KDESCHED_EXAMPLES_ROOT "/pods-per-node-cap";
+    install(sdk, "sdk");
+    install(prefix, "runtime");
+    build_plugin_project(dir, ex, sdk);
+
+    const std::string bin = prefix + "/bin/kdesched";
+    auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(ex));
+    INFO(plugins.output);
+    CHECK_THAT(plugins.output,
+               Catch::Contains("PodsPerNodeCap\t1.0.0\t1.0.0\tbalance\t" + ex + "/pods_per_node_cap.so"));
+
+    auto sim = run_command(quote(bin) + " simulate --output json --explain --cycles 2 --plugin-dir " + quote(ex) +
+                           " --config " + quote(dir + "/profile.yaml") + " --cluster " + quote(dir + "/cluster.json"));
+    INFO(sim.output);
+    REQUIRE(sim.exit_code == 0);
+    rapidjson::Document doc;
+    doc.Parse(sim.output.c_str());
+    REQUIRE_FALSE(doc.HasParseError());
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles.Size() == 2);
+    // node-a runs five shop/web pods, the cap is 3: the two youngest go, youngest first.
+    std::vector<std::string> evicted;
+    for (const auto& e : cycles[0]["evictions"].GetArray()) {
+        CHECK(std::string(e["plugin"].GetString()) == "PodsPerNodeCap");
+        CHECK(std::string(e["result"].GetString()) == "accepted");
+        CHECK(std::string(e["node"].GetString()) == "node-a");
+        evicted.push_back(e["pod"].GetString());
+    }
+    CHECK(evicted == std::vector<std::string>{"shop/web-6d8f7c9b4-t3v8z", "shop/web-6d8f7c9b4-p9d6r"});
+    std::vector<std::string> stayed;
+    for (const auto& e : cycles[0]["explain"].GetArray())
+        stayed.push_back(std::string(e["pod"].GetString()) + " " + e["reason"].GetString());
+    CHECK(stayed == std::vector<std::string>{"shop/web-6d8f7c9b4-k2x4p WithinCap: node-a is down to the cap of 3",
+                                             "shop/web-6d8f7c9b4-f4w9q WithinCap: node-a is down to the cap of 3",
+                                             "shop/web-6d8f7c9b4-b8m2t WithinCap: node-a is down to the cap of 3"});
+    // The replacements went to the emptier nodes: node-a is within the cap.
+    CHECK(cycles[1]["evictions"].Size() == 0);
 }
