@@ -106,7 +106,9 @@ TEST_CASE("protobuf: the fields that matter are read (not merely equal to JSON)"
           std::string::npos);
     const std::string& batch = find(pods, "Pod kd-fixtures/batch-1 ");
     CHECK(batch.find("deleting=1") != std::string::npos);
-    CHECK(batch.find("reason=Evicted statuses=[0,main,2,3,Error,1;]") != std::string::npos);
+    // status.startTime (PodStatus 7, metav1.Time): 2026-11-20T10:00:00Z and 09:59:58Z.
+    CHECK(web.find(" startTime=1795168800000") != std::string::npos);
+    CHECK(batch.find("reason=Evicted startTime=1795168798000 statuses=[0,main,2,3,Error,1;]") != std::string::npos);
 
     auto pdbs = from_protobuf(kKinds[9], 7);
     CHECK(find(pdbs, "PodDisruptionBudget kd-fixtures/db ").find("maxUnavailable=25%") != std::string::npos);
