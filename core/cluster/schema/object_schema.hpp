@@ -740,6 +740,27 @@ inline constexpr auto kBound = [] {
     return out;
 }();
 
+// The decoder stores bound values in the pod draft: a bound row may only be in a context no
+// other kind reaches (not in metadata, which every kind shares).
+constexpr bool bound_rows_are_pods_only() {
+    std::array<bool, kSlotCount> reached{};  // from the roots of the other kinds
+    for (const RootRow& r : kRoots)
+        if (r.root != Slot::pod_root) reached[static_cast<size_t>(r.root)] = true;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const Context& c : kContexts) {
+            if (!reached[static_cast<size_t>(c.slot)]) continue;
+            for (const FieldRow& r : c.rows) {
+                if (r.bind.bound()) return false;
+                size_t s = static_cast<size_t>(is_list(r.slot) ? element_of(r.slot) : r.slot);
+                if (!reached[s]) reached[s] = grew = true;
+            }
+        }
+    }
+    return true;
+}
+static_assert(bound_rows_are_pods_only(), "object_schema.hpp: a bound row in a context other kinds than Pod read");
+
 // Each member is bound by one row only (two would overwrite each other).
 template <class S>
 constexpr bool bindings_are_unique() {
