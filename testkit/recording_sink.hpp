@@ -5,6 +5,7 @@
 
 #include "cluster/decode/snapshot_files.hpp"
 #include "cluster/drafts.hpp"
+#include "cluster/schema/bound_fields.hpp"
 
 #include <deque>
 #include <map>
@@ -36,7 +37,13 @@ public:
     void on_pod(const PodDraft& d) override {
         PodDraft& p = pods.emplace_back(d);
         own(p.meta);
-        for (auto* s : {&p.node_name, &p.scheduler_name, &p.priority_class_name, &p.phase, &p.qos_class}) own(*s);
+        for (auto* s : {&p.scheduler_name, &p.phase, &p.qos_class}) own(*s);
+        auto owned = [&](std::string_view s) {
+            std::string_view k = keep(s);
+            return kd_str{k.data(), k.size()};
+        };
+        schema::copy_bound(p.bound, p.bound, owned);
+        schema::copy_bound(p.bound_spec, p.bound_spec, owned);
         for (auto& c : p.containers) own(c.requests), own(c.limits);
         for (auto& c : p.init_containers) own(c.requests), own(c.limits);
         own(p.overhead);
@@ -50,7 +57,6 @@ public:
         }
         for (auto& t : p.tolerations) own(t.key), own(t.op), own(t.value), own(t.effect);
         for (auto& c : p.conditions) own(c.type), own(c.status), own(c.reason), own(c.message);
-        own(p.status_reason);
         for (auto& c : p.container_statuses) own(c.name), own(c.reason);
         texts.push_back(text(p));
     }
@@ -163,9 +169,9 @@ private:
     }
     static std::string text(const PodDraft& p) {
         std::ostringstream o;
-        o << "Pod " << meta(p.meta) << " node=" << p.node_name << " scheduler=" << p.scheduler_name
-          << " priority=" << (p.priority ? std::to_string(*p.priority) : "-") << " class=" << p.priority_class_name
-          << " phase=" << p.phase << " qos=" << p.qos_class << " containers=[";
+        o << "Pod " << meta(p.meta) << " scheduler=" << p.scheduler_name
+          << " priority=" << (p.priority ? std::to_string(*p.priority) : "-") << " phase=" << p.phase
+          << " qos=" << p.qos_class << " containers=[";
         for (const auto& c : p.containers) o << res(c.requests) << res(c.limits) << c.restart_always << ";";
         o << "] init=[";
         for (const auto& c : p.init_containers) o << res(c.requests) << res(c.limits) << c.restart_always << ";";
@@ -187,8 +193,21 @@ private:
         o << "] volumes=" << p.local_storage << p.pvc << p.ephemeral_volume << " conditions=[";
         for (const auto& c : p.conditions) o << c.type << "," << c.status << "," << c.reason << "," << c.message << ";";
         o << "]";
-        // Written only when present, so the texts of pods without them read as before.
-        if (!p.status_reason.empty()) o << " reason=" << p.status_reason;
+        // The bound rows' values, as `json=value` in row order; written only when present.
+        for (const schema::Context& c : schema::kContexts)
+            for (const schema::FieldRow& r : c.rows) {
+                auto put = [&](const auto& s) {
+                    schema::with_member<std::remove_cvref_t<decltype(s)>>(r.bind, [&](auto mp) {
+                        if constexpr (std::is_same_v<typename schema::member_traits<decltype(mp)>::type, kd_str>) {
+                            if ((s.*mp).size) o << " " << r.json << "=" << view(s.*mp);
+                        } else if (s.*mp) {
+                            o << " " << r.json << "=" << int64_t(s.*mp);
+                        }
+                    });
+                };
+                put(p.bound);
+                put(p.bound_spec);
+            }
         if (!p.container_statuses.empty()) {
             o << " statuses=[";
             for (const auto& c : p.container_statuses)

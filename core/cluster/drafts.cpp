@@ -6,7 +6,9 @@ namespace kd::core {
 
 void PodDraft::clear() {
     meta.clear();
-    node_name = scheduler_name = priority_class_name = phase = qos_class = {};
+    bound = kd_pod{};
+    bound_spec = kd_pod_spec{};
+    scheduler_name = phase = qos_class = {};
     priority.reset();
     containers.clear();
     init_containers.clear();
@@ -17,7 +19,6 @@ void PodDraft::clear() {
     tolerations.clear();
     local_storage = pvc = ephemeral_volume = false;
     conditions.clear();
-    status_reason = {};
     container_statuses.clear();
 }
 

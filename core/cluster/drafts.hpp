@@ -55,7 +55,12 @@ struct NodeSelectorTermDraft {
 
 struct PodDraft {
     ObjectMetaDraft meta;
-    std::string_view node_name, scheduler_name, priority_class_name, phase, qos_class;
+    // The values of the bound rows (cluster/schema/object_schema.hpp: nodeName, status.reason,
+    // status.startTime, …) in the members they land in; kd_str members view the decoder's buffer.
+    // Only the bound members are set: the model copies those and fills the rest itself.
+    kd_pod bound{};
+    kd_pod_spec bound_spec{};
+    std::string_view scheduler_name, phase, qos_class;
     std::optional<int32_t> priority;
     // Per container: requests and limits; the model derives effective requests and QoS.
     struct Container {
@@ -79,7 +84,6 @@ struct PodDraft {
         std::string_view type, status, reason, message;
     };
     std::vector<Condition> conditions;
-    std::string_view status_reason;
     struct ContainerStatus {
         uint8_t kind = 0;   // kd_container_kind
         uint8_t state = 0;  // kd_container_state

@@ -3,6 +3,7 @@
 #include "cluster/cluster_model.hpp"
 #include "cluster/kind_table.hpp"
 #include "cluster/migration_json.hpp"
+#include "cluster/schema/bound_fields.hpp"
 
 #include <cinttypes>
 #include <cstdio>
@@ -47,7 +48,7 @@ void add(ContentKey& k, const std::optional<IntOrString>& v) {
 void add_spec(ContentKey& k, const kd_pod_spec& s) {
     add(k, s.namespace_);
     add(k, s.labels);
-    k.add(view(s.scheduler_name), view(s.priority_class_name));
+    k.add(view(s.scheduler_name));
     k.add_word(s.owner_count);
     for (size_t i = 0; i < s.owner_count; ++i) {
         const auto& o = s.owners[i];
@@ -65,11 +66,12 @@ void add_spec(ContentKey& k, const kd_pod_spec& s) {
         const auto& t = s.tolerations[i];
         k.add(view(t.key), view(t.operator_), view(t.value), view(t.effect));
     }
+    schema::add_bound(k, s, true);
 }
 
 ContentKey pod_key(const kd_pod& p) {
     ContentKey k;
-    k.add(view(p.uid), view(p.name), view(p.node_name));
+    k.add(view(p.uid), view(p.name));
     k.add_word(p.flags).add_word(uint64_t(int64_t(p.priority))).add_word(p.phase).add_word(p.qos_class);
     k.add_word(uint64_t(p.creation_ms));
     add(k, p.annotations);
@@ -78,12 +80,13 @@ ContentKey pod_key(const kd_pod& p) {
         const auto& c = p.conditions[i];
         k.add(view(c.type), view(c.status), view(c.reason), view(c.message));
     }
-    k.add(view(p.status_reason)).add_word(p.container_status_count);
+    k.add_word(p.container_status_count);
     for (size_t i = 0; i < p.container_status_count; ++i) {
         const auto& c = p.container_statuses[i];
         k.add_word(c.kind).add_word(c.state).add_word(uint64_t(int64_t(c.restart_count)));
         k.add_word(uint64_t(int64_t(c.exit_code))).add(view(c.name), view(c.reason));
     }
+    schema::add_bound(k, p, true);
     add_spec(k, *p.spec);
     return k;
 }

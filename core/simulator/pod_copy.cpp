@@ -1,5 +1,7 @@
 #include "simulator/pod_copy.hpp"
 
+#include "cluster/schema/bound_fields.hpp"
+
 #include <kdesched/view.hpp>
 
 namespace kd::core {
@@ -25,7 +27,6 @@ PodCopy::PodCopy(const kd_pod& raw) {
     name_ = p.name();
     node_ = p.node_name();
     scheduler_ = p.scheduler_name();
-    priority_class_ = p.priority_class_name();
     qos_ = qos_name(p.qos_class());
     priority_ = p.priority();
     flags_ = raw.flags;
@@ -61,11 +62,13 @@ PodCopy::PodCopy(const kd_pod& raw) {
     for (auto c : p.conditions())
         conditions_.push_back(
             {std::string(c.type()), std::string(c.status()), std::string(c.reason()), std::string(c.message())});
-    status_reason_ = p.status_reason();
     for (auto c : p.container_statuses())
         container_statuses_.push_back({static_cast<uint8_t>(c.kind()), static_cast<uint8_t>(c.state()),
                                        c.restart_count(), c.exit_code(), std::string(c.name()),
                                        std::string(c.reason())});
+    auto keep = [&](std::string_view s) { return s.empty() ? kd_str{} : kd::to_kd(texts_.emplace_back(s)); };
+    schema::copy_bound(bound_, raw, keep);
+    schema::copy_bound(bound_spec_, *raw.spec, keep);
 }
 
 const PodDraft& PodCopy::replacement(const std::string& name, const std::string& uid, const std::string& node,
@@ -82,9 +85,10 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
     for (const auto& [k, v] : labels_) d.meta.labels.emplace_back(k, v);
     for (const auto& [k, v] : annotations_) d.meta.annotations.emplace_back(k, v);
     for (const auto& o : owners_) d.meta.owners.push_back({o.api_version, o.kind, o.name, o.uid, o.controller});
-    d.node_name = new_node_;
+    // The template's bound fields; of the pod's own (its status), only where it runs.
+    d.bound_spec = bound_spec_;
+    d.bound.node_name = kd::to_kd(new_node_);
     d.scheduler_name = scheduler_;
-    d.priority_class_name = priority_class_;
     d.priority = priority_;
     d.qos_class = qos_;
     d.phase = node.empty() ? "Pending" : "Running";
@@ -120,7 +124,7 @@ const PodDraft& PodCopy::annotated(const std::string& key, const std::string& va
     draft_.phase = phase_;
     draft_.conditions.clear();
     for (const auto& c : conditions_) draft_.conditions.push_back({c[0], c[1], c[2], c[3]});
-    draft_.status_reason = status_reason_;
+    draft_.bound = bound_;
     for (const auto& c : container_statuses_)
         draft_.container_statuses.push_back({c.kind, c.state, c.restart_count, c.exit_code, c.name, c.reason});
     bool replaced = false;

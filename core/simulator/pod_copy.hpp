@@ -7,6 +7,7 @@
 #include <kdesched/abi.h>
 
 #include <array>
+#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,8 @@ namespace kd::core {
 class PodCopy {
 public:
     explicit PodCopy(const kd_pod& pod);
+    PodCopy(const PodCopy&) = delete;  // bound_ views texts_
+    PodCopy& operator=(const PodCopy&) = delete;
 
     // A draft of the replacement: same template, new name and UID, created at `now_ms`, bound to
     // `node` (Running and Ready) or, when `node` is empty, Pending and unschedulable.
@@ -36,7 +39,7 @@ public:
 
 private:
     using KV = std::pair<std::string, std::string>;
-    std::string uid_, ns_, name_, node_, scheduler_, priority_class_, qos_, phase_;
+    std::string uid_, ns_, name_, node_, scheduler_, qos_, phase_;
     int64_t creation_ms_ = 0;
     std::optional<int32_t> priority_;
     uint32_t flags_ = 0;
@@ -58,13 +61,16 @@ private:
     std::vector<std::array<std::string, 4>> tolerations_;
     // Kept for annotated(): the pod's own status.
     std::vector<std::array<std::string, 4>> conditions_;  // type, status, reason, message
-    std::string status_reason_;
     struct ContainerStatus {
         uint8_t kind, state;
         int32_t restart_count, exit_code;
         std::string name, reason;
     };
     std::vector<ContainerStatus> container_statuses_;
+    // The bound fields (cluster/schema/object_schema.hpp), their strings kept in texts_.
+    kd_pod bound_{};
+    kd_pod_spec bound_spec_{};
+    std::deque<std::string> texts_;
     std::string controller_kind_, controller_name_;
     std::string new_name_, new_uid_, new_node_;
     PodDraft draft_;

@@ -38,6 +38,23 @@ TEST_CASE("fake host: a pod's status reason and container statuses, app then ini
     CHECK((*pod->container_statuses().begin()).waiting());
 }
 
+TEST_CASE("fake host: a pod's start time (API 1.4); a 1.3 host has none", "[sdk][target-api]") {
+    for (uint32_t minor : {3u, 4u}) {
+        INFO("host minor " << minor);
+        kd::testing::SnapshotBuilder b;
+        b.as_api_minor(minor);
+        b.node("n1");
+        b.pod("default", "p").on("n1").with_status_reason("Evicted").started(1795168805000);
+        b.pod("default", "q").on("n1");
+        kd::Snapshot snap(b.build());
+        auto p = snap.find_pod("default", "p");
+        REQUIRE(p);
+        CHECK(p->start_ms() == (minor >= 4 ? 1795168805000 : 0));
+        CHECK(p->status_reason() == "Evicted");
+        CHECK(snap.find_pod("default", "q")->start_ms() == 0);
+    }
+}
+
 TEST_CASE("fake host as an older host: pods and snapshots end where that minor's did, the views fall back",
           "[sdk][target-api]") {
     for (uint32_t minor : {0u, 1u, 2u}) {

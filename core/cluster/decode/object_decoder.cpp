@@ -13,6 +13,7 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace kd::core::decode {
 
@@ -147,30 +148,32 @@ namespace {
 // of (context, key) measured 7% slower overall: its variable-length memcmp costs more than these
 // short chains).
 template <size_t C, size_t I>
-inline bool match_row(std::string_view k, Slot& out) {
+inline bool match_row(std::string_view k, Slot& out, const schema::Binding*& bind) {
     static constexpr schema::FieldRow row = schema::kContexts[C].rows[I];
     static constexpr size_t n = row.json.size();
     if (k.size() != n || std::memcmp(k.data(), row.json.data(), n) != 0) return false;
     out = row.slot;
+    if constexpr (row.bind.bound()) bind = &schema::kContexts[C].rows[I].bind;
     return true;
 }
 
 template <size_t C, size_t... I>
-Slot match_context(std::string_view k, std::index_sequence<I...>) {
+Slot match_context(std::string_view k, const schema::Binding*& bind, std::index_sequence<I...>) {
     if constexpr (sizeof...(I) == 0) {
         return schema::kContexts[C].any_key;
     } else {
         Slot out = Slot::skip;
-        (void)(match_row<C, I>(k, out) || ...);
+        (void)(match_row<C, I>(k, out, bind) || ...);
         return out;
     }
 }
 
-using KeyMatcher = Slot (*)(std::string_view);
+// Sets its second argument only for a bound row.
+using KeyMatcher = Slot (*)(std::string_view, const schema::Binding*&);
 
 template <size_t C>
-Slot match_keys(std::string_view k) {
-    return match_context<C>(k, std::make_index_sequence<schema::kContexts[C].rows.size()>{});
+Slot match_keys(std::string_view k, const schema::Binding*& bind) {
+    return match_context<C>(k, bind, std::make_index_sequence<schema::kContexts[C].rows.size()>{});
 }
 
 template <size_t... C>
@@ -186,9 +189,9 @@ constexpr std::array<KeyMatcher, schema::kSlotCount> kKeyMatchers =
 
 }  // namespace
 
-ObjectDecoder::Slot ObjectDecoder::key_slot(Slot ctx, std::string_view k) const {
+ObjectDecoder::Slot ObjectDecoder::key_slot(Slot ctx, std::string_view k) {
     KeyMatcher match = kKeyMatchers[static_cast<size_t>(ctx)];
-    return match ? match(k) : Slot::skip;
+    return match ? match(k, bind_) : Slot::skip;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -486,9 +489,13 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             // Only an item of a typed list (PodList, …) is decoded before its own kind is seen.
             if (v != kind_name_) fail("kind " + quoted(v) + " in a list of " + std::string(kind_name_) + " objects");
             return true;
+        case Slot::bound_string:
+            store(kd_str{v.data(), v.size()});
+            return true;
         case Slot::created:
         case Slot::deleted:
-        case Slot::nm_update_time: {
+        case Slot::nm_update_time:
+        case Slot::bound_time: {
             auto ms = parse_rfc3339_ms(v);
             if (!ms) {
                 fail("invalid timestamp " + quoted(v), "use RFC 3339, e.g. \"2024-05-01T12:00:00Z\"");
@@ -509,14 +516,8 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
         case Slot::owner_uid:
             meta_->owners.back().uid = v;
             return true;
-        case Slot::node_name:
-            pod_.node_name = v;
-            return true;
         case Slot::scheduler_name:
             pod_.scheduler_name = v;
-            return true;
-        case Slot::priority_class:
-            pod_.priority_class_name = v;
             return true;
         case Slot::req_key:
             reqs_->back().key = v;
@@ -559,9 +560,6 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             return true;
         case Slot::cond_message:
             pod_.conditions.back().message = v;
-            return true;
-        case Slot::status_reason:
-            pod_.status_reason = v;
             return true;
         case Slot::cs_name:
             pod_.container_statuses[status_at_].name = v;
@@ -616,6 +614,21 @@ void ObjectDecoder::set_time(Slot slot, int64_t unix_ms) {
     if (slot == Slot::created) meta_->creation_ms = unix_ms;
     if (slot == Slot::deleted) meta_->deleting = true;
     if (slot == Slot::nm_update_time) metric_.update_ms = unix_ms;
+    if (slot == Slot::bound_time) store(unix_ms);
+}
+
+// Only pod rows are bound: the member is one of kd_pod's or kd_pod_spec's, and only a bound_*
+// slot of T's type gets here, so the type check is the compiler's.
+template <class T>
+void ObjectDecoder::store(T v) {
+    auto put = [&](auto& target) {
+        using S = std::remove_reference_t<decltype(target)>;
+        schema::with_member<S>(*bind_, [&](auto mp) {
+            if constexpr (std::is_same_v<typename schema::member_traits<decltype(mp)>::type, T>) target.*mp = v;
+        });
+    };
+    put(pod_.bound);
+    put(pod_.bound_spec);
 }
 
 bool ObjectDecoder::Timestamp(int64_t unix_ms) {
@@ -626,6 +639,7 @@ bool ObjectDecoder::Timestamp(int64_t unix_ms) {
         case Slot::created:
         case Slot::deleted:
         case Slot::nm_update_time:
+        case Slot::bound_time:
             set_time(slot, unix_ms);
             return true;
         default:
@@ -661,6 +675,9 @@ bool ObjectDecoder::Bool(bool b) {
         case Slot::unschedulable:
             node_.unschedulable = b;
             return true;
+        case Slot::bound_boolean:
+            store(static_cast<uint8_t>(b));
+            return true;
         default:
             literal_ = b ? 4 : 5;  // the reader is past `true`/`false` already
             return wrong_type(slot, "a boolean");
@@ -695,6 +712,9 @@ bool ObjectDecoder::set_int32(Slot slot, int64_t v) {
             break;
         case Slot::exit_code:
             pod_.container_statuses[status_at_].exit_code = i;
+            break;
+        case Slot::bound_int32:
+            store(i);
             break;
         case Slot::min_available:
         case Slot::max_unavailable:

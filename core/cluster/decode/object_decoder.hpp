@@ -25,7 +25,8 @@
 
 namespace kd::core::schema {
 enum class Slot : unsigned char;
-}
+struct Binding;
+}  // namespace kd::core::schema
 
 namespace kd::core::decode {
 
@@ -69,12 +70,13 @@ public:
     // (cluster/schema/object_schema.hpp).
     using Slot = schema::Slot;
 
-    // A member's key whose slot the caller knows already (the protobuf reader, from the same
-    // rows): what Key() does without matching it.
-    void field(std::string_view key, Slot slot) {
+    // A member's key whose slot (and binding, for a bound row) the caller knows already (the
+    // protobuf reader, from the same rows): what Key() does without matching it.
+    void field(std::string_view key, Slot slot, const schema::Binding* bind) {
         if (skip_) return;
         stack_.back().key = key;
         next_ = slot;
+        bind_ = bind;
     }
 
 private:
@@ -87,7 +89,7 @@ private:
     };
 
     Slot take_slot();
-    Slot key_slot(Slot ctx, std::string_view key) const;
+    Slot key_slot(Slot ctx, std::string_view key);
     void push(Slot ctx, Slot elem = Slot{}, bool list = false);
     bool start_object(Slot slot);
     bool start_array(Slot slot);
@@ -95,6 +97,9 @@ private:
     bool integer(int64_t v);
     bool set_int32(Slot slot, int64_t v);
     void set_time(Slot slot, int64_t unix_ms);
+    // A bound row's value, into the draft's member its binding names (bind_).
+    template <class T>
+    void store(T v);
     // The PodDisruptionBudget field of slot min_available or max_unavailable.
     std::optional<kd::IntOrString>& pdb_bound(Slot slot);
     void quantity(std::string_view key, std::string_view text);
@@ -111,9 +116,10 @@ private:
     std::optional<FieldProblem> problem_;
 
     std::vector<Frame> stack_;
-    Slot next_{};         // the slot of the value after the last key
-    uint32_t skip_ = 0;   // depth inside a skipped subtree (0 = not skipping)
-    size_t literal_ = 0;  // length of the true/false a problem is about, to point at its start
+    Slot next_{};                            // the slot of the value after the last key
+    const schema::Binding* bind_ = nullptr;  // its binding, when next_ is a bound_* slot
+    uint32_t skip_ = 0;                      // depth inside a skipped subtree (0 = not skipping)
+    size_t literal_ = 0;                     // length of the true/false a problem is about, to point at its start
 
     // Where values go in the current object.
     ObjectMetaDraft* meta_ = nullptr;

@@ -69,7 +69,7 @@ private:
         if (b.empty()) return std::string(a);
         return std::string(a) + (b.front() == '[' ? "" : ".") + b;
     }
-    void key(const FieldRow& row) { d_.field(row.json, row.slot); }
+    void key(const FieldRow& row) { d_.field(row.json, row.slot, &row.bind); }
     void string(std::string_view s) { d_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()), false); }
     static void expect(const WireField& f, WireType t) {
         if (f.type != t)

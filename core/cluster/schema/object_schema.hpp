@@ -1,20 +1,34 @@
 // The fields kdesched reads of the API objects it drafts, one row each: the JSON name, the
-// protobuf field number and wire shape (k8s.io/api and apimachinery generated.proto), and the
-// slot the value goes to. Rows are grouped by context (the object they are members of). The
-// ObjectDecoder matches JSON keys with them and the protobuf reader walks messages with them, so
-// a field read in both encodings is written down once; what the decoder does with a slot's value
-// (which draft member it fills) is in cluster/decode/object_decoder.cpp.
+// protobuf field number and wire shape (k8s.io/api and apimachinery generated.proto), and either
+// the slot the value goes to or the ABI member it lands in (a binding). Rows are grouped by
+// context (the object they are members of). The ObjectDecoder matches JSON keys with them and the
+// protobuf reader walks messages with them, so a field read in both encodings is written down
+// once.
 //
-// Adding a field: a Slot (in its group: objects, lists, strings, …), a row in its context, and the
-// slot's case where its value is stored. Protobuf numbers are checked against a real
-// kube-apiserver by tests/data/protobuf (tools/protobuf-fixtures.sh).
+// A bound row ({"startTime", 7, Wire::time, bound(&kd_pod::start_time_ms)}) is a pod scalar kept
+// as read: a kd_str, int32_t, uint8_t (a boolean) or int64_t (a timestamp, Unix ms) member of
+// kd_pod (per pod) or kd_pod_spec (shared by the pods with the same content). Everything else is
+// driven by the row (cluster/schema/bound_fields.hpp): the decoder stores the value in the draft's
+// kd_pod / kd_pod_spec, PodDraft::clear() zeroes them, the model interns them (and a kd_pod_spec
+// member is part of the spec's content key), the model digest adds them, and so do the simulator's
+// pod copies and the tests' RecordingSink.
+//
+// Adding a pod scalar stored as-is: the ABI member (and its accessor in sdk view.hpp), and its row
+// here. Any other field: a Slot (in its group: objects, lists, strings, …), a row in its context,
+// and the slot's case where its value is stored (cluster/decode/object_decoder.cpp), plus its
+// draft member, interning and digest. Protobuf numbers are checked against a real kube-apiserver by
+// tests/data/protobuf (tools/protobuf-fixtures.sh).
 #pragma once
+
+#include <kdesched/abi.h>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 namespace kd::core::schema {
 
@@ -128,9 +142,7 @@ enum class Slot : unsigned char {
     owner_kind,
     owner_name,
     owner_uid,
-    node_name,
     scheduler_name,
-    priority_class,
     req_key,
     req_op,
     req_value,
@@ -145,7 +157,6 @@ enum class Slot : unsigned char {
     cond_status,
     cond_reason,
     cond_message,
-    status_reason,
     cs_name,
     waiting_reason,
     terminated_reason,
@@ -161,9 +172,12 @@ enum class Slot : unsigned char {
     selector_key,
     selector_op,
     selector_value,
+    bound_string,  // bound rows: the row's Binding says where the value goes
+    bound_time,    // an RFC 3339 string in JSON, metav1.Time in protobuf
     // Booleans.
     owner_controller,
     unschedulable,
+    bound_boolean,
     // 32-bit integers.
     priority,
     replicas,
@@ -171,6 +185,7 @@ enum class Slot : unsigned char {
     restart_count,
     exit_code,
     disruptions_allowed,
+    bound_int32,
     // The rest.
     quantity,
     min_available,
@@ -187,13 +202,13 @@ constexpr bool is_list(Slot s) {
     return s >= Slot::owner_refs && s <= Slot::selector_values;
 }
 constexpr bool is_string(Slot s) {
-    return s >= Slot::api_version && s <= Slot::selector_value;
+    return s >= Slot::api_version && s <= Slot::bound_time;
 }
 constexpr bool is_boolean(Slot s) {
-    return s >= Slot::owner_controller && s <= Slot::unschedulable;
+    return s >= Slot::owner_controller && s <= Slot::bound_boolean;
 }
 constexpr bool is_int32(Slot s) {
-    return s >= Slot::priority && s <= Slot::disruptions_allowed;
+    return s >= Slot::priority && s <= Slot::bound_int32;
 }
 
 // A field's protobuf wire shape, and so which events it becomes.
@@ -212,14 +227,80 @@ enum class Wire : uint8_t {
     quantity_map,  // map<string, resource.Quantity {string = 1}>: an object of quantity strings
 };
 
+// The ABI member a bound row's value lands in: a member pointer of kd_pod or kd_pod_spec, whose
+// type is the value's (kd_str: a string; int32_t; uint8_t: a boolean, 0/1; int64_t: a timestamp in
+// Unix ms). 0 / an empty string is "absent", as for the struct's other members.
+using BoundMember =
+    std::variant<std::monostate, kd_str kd_pod::*, int32_t kd_pod::*, uint8_t kd_pod::*, int64_t kd_pod::*,
+                 kd_str kd_pod_spec::*, int32_t kd_pod_spec::*, uint8_t kd_pod_spec::*, int64_t kd_pod_spec::*>;
+
+template <class M>
+struct member_traits;
+template <class S, class T>
+struct member_traits<T S::*> {
+    using owner = S;
+    using type = T;
+};
+
+enum class Digest : bool { no, yes };
+
+struct Binding {
+    BoundMember member;
+    bool digested = true;  // part of the model digest (cluster/model_digest.cpp)
+    constexpr bool bound() const { return member.index() != 0; }
+};
+
+// A row's binding: the member it lands in, found by its pointer, `&kd_pod::start_time_ms`.
+template <class S, class T>
+constexpr Binding bound(T S::*member, Digest digest = Digest::yes) {
+    return Binding{member, digest == Digest::yes};
+}
+
+// Calls f(member pointer) when `b` binds a member of S.
+template <class S, class F>
+constexpr void with_member(const Binding& b, F&& f) {
+    std::visit(
+        [&](auto mp) {
+            if constexpr (!std::is_same_v<decltype(mp), std::monostate>)
+                if constexpr (std::is_same_v<typename member_traits<decltype(mp)>::owner, S>) f(mp);
+        },
+        b.member);
+}
+
+// The slot of a bound value: by its type, in the group that type's events check against.
+constexpr Slot slot_of(const Binding& b) {
+    return std::visit(
+        [](auto mp) {
+            if constexpr (std::is_same_v<decltype(mp), std::monostate>) {
+                return Slot::none;
+            } else {
+                using T = typename member_traits<decltype(mp)>::type;
+                static_assert(std::is_same_v<T, kd_str> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint8_t> ||
+                              std::is_same_v<T, int64_t>);
+                return std::is_same_v<T, kd_str>    ? Slot::bound_string
+                       : std::is_same_v<T, int32_t> ? Slot::bound_int32
+                       : std::is_same_v<T, uint8_t> ? Slot::bound_boolean
+                                                    : Slot::bound_time;
+            }
+        },
+        b.member);
+}
+
 struct FieldRow {
     std::string_view json;
-    uint32_t proto;  // field number; 0 = not in protobuf
-    Wire wire;
-    Slot slot;
+    uint32_t proto = 0;  // field number; 0 = not in protobuf
+    Wire wire = Wire::none;
+    Slot slot = Slot::none;
     // A field of a protobuf message inlined into this context's object (Volume.volumeSource = 2
     // holds hostPath, emptyDir, …, which JSON has as members of the volume): its number.
     uint32_t via = 0;
+    Binding bind{};  // bound rows only; their slot is then one of the bound_* slots
+
+    constexpr FieldRow() = default;
+    constexpr FieldRow(std::string_view json_, uint32_t proto_, Wire wire_, Slot slot_, uint32_t via_ = 0)
+        : json(json_), proto(proto_), wire(wire_), slot(slot_), via(via_) {}
+    constexpr FieldRow(std::string_view json_, uint32_t proto_, Wire wire_, Binding bind_)
+        : json(json_), proto(proto_), wire(wire_), slot(slot_of(bind_)), bind(bind_) {}
 };
 
 namespace rows {
@@ -281,10 +362,10 @@ inline constexpr auto kPodRoot = root(spec_status(Slot::pod_spec, Slot::pod_stat
 inline constexpr std::array<FieldRow, 11> kPodSpec = {{
     {"containers", 2, Wire::messages, Slot::containers},
     {"initContainers", 20, Wire::messages, Slot::init_containers},
-    {"nodeName", 10, Wire::string, Slot::node_name},
+    {"nodeName", 10, Wire::string, bound(&kd_pod::node_name)},
     {"volumes", 1, Wire::messages, Slot::volumes},
     {"priority", 25, Wire::int32, Slot::priority},
-    {"priorityClassName", 24, Wire::string, Slot::priority_class},
+    {"priorityClassName", 24, Wire::string, bound(&kd_pod_spec::priority_class_name)},
     {"schedulerName", 19, Wire::string, Slot::scheduler_name},
     {"tolerations", 22, Wire::messages, Slot::tolerations},
     {"nodeSelector", 7, Wire::string_map, Slot::node_selector},
@@ -325,14 +406,15 @@ inline constexpr std::array<FieldRow, 4> kVolume = {{
     {"persistentVolumeClaim", 10, Wire::message, Slot::vol_pvc, 2},
     {"ephemeral", 29, Wire::message, Slot::vol_ephemeral, 2},
 }};
-inline constexpr std::array<FieldRow, 7> kPodStatus = {{
+inline constexpr std::array<FieldRow, 8> kPodStatus = {{
     {"phase", 1, Wire::string, Slot::phase},
     {"qosClass", 9, Wire::string, Slot::qos_class},
     {"conditions", 2, Wire::messages, Slot::pod_conditions},
     {"containerStatuses", 8, Wire::messages, Slot::container_statuses},
     {"initContainerStatuses", 10, Wire::messages, Slot::init_container_statuses},
     {"ephemeralContainerStatuses", 13, Wire::messages, Slot::ephemeral_container_statuses},
-    {"reason", 4, Wire::string, Slot::status_reason},
+    {"reason", 4, Wire::string, bound(&kd_pod::status_reason)},
+    {"startTime", 7, Wire::time, bound(&kd_pod::start_time_ms)},
 }};
 inline constexpr std::array<FieldRow, 3> kContainerStatus = {{
     {"name", 1, Wire::string, Slot::cs_name},
@@ -593,13 +675,13 @@ constexpr Slot element_of(Slot list) {
 constexpr bool wire_fits(const FieldRow& r) {
     switch (r.wire) {
         case Wire::string:
-            return is_string(r.slot);
+            return is_string(r.slot) && r.slot != Slot::bound_time;
         case Wire::boolean:
             return is_boolean(r.slot);
         case Wire::int32:
             return is_int32(r.slot);
         case Wire::time:
-            return r.slot == Slot::created || r.slot == Slot::deleted;
+            return r.slot == Slot::created || r.slot == Slot::deleted || r.slot == Slot::bound_time;
         case Wire::int_or_string:
             return r.slot == Slot::min_available || r.slot == Slot::max_unavailable;
         case Wire::message:
@@ -633,5 +715,61 @@ constexpr bool schema_is_consistent() {
     return true;
 }
 static_assert(schema_is_consistent(), "object_schema.hpp: a row's wire shape and slot disagree, or a name repeats");
+
+// The bindings of every row into members of S (kd_pod or kd_pod_spec), in row order.
+template <class S>
+constexpr bool binds_into(const Binding& b) {
+    bool yes = false;
+    with_member<S>(b, [&](auto) { yes = true; });
+    return yes;
+}
+template <class S>
+constexpr size_t bound_count() {
+    size_t n = 0;
+    for (const Context& c : kContexts)
+        for (const FieldRow& r : c.rows) n += binds_into<S>(r.bind);
+    return n;
+}
+template <class S>
+inline constexpr auto kBound = [] {
+    std::array<Binding, bound_count<S>()> out{};
+    size_t n = 0;
+    for (const Context& c : kContexts)
+        for (const FieldRow& r : c.rows)
+            if (binds_into<S>(r.bind)) out[n++] = r.bind;
+    return out;
+}();
+
+// The decoder stores bound values in the pod draft: a bound row may only be in a context no
+// other kind reaches (not in metadata, which every kind shares).
+constexpr bool bound_rows_are_pods_only() {
+    std::array<bool, kSlotCount> reached{};  // from the roots of the other kinds
+    for (const RootRow& r : kRoots)
+        if (r.root != Slot::pod_root) reached[static_cast<size_t>(r.root)] = true;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const Context& c : kContexts) {
+            if (!reached[static_cast<size_t>(c.slot)]) continue;
+            for (const FieldRow& r : c.rows) {
+                if (r.bind.bound()) return false;
+                size_t s = static_cast<size_t>(is_list(r.slot) ? element_of(r.slot) : r.slot);
+                if (!reached[s]) reached[s] = grew = true;
+            }
+        }
+    }
+    return true;
+}
+static_assert(bound_rows_are_pods_only(), "object_schema.hpp: a bound row in a context other kinds than Pod read");
+
+// Each member is bound by one row only (two would overwrite each other).
+template <class S>
+constexpr bool bindings_are_unique() {
+    for (size_t a = 0; a < kBound<S>.size(); ++a)
+        for (size_t b = a + 1; b < kBound<S>.size(); ++b)
+            if (kBound<S>[a].member == kBound<S>[b].member) return false;
+    return true;
+}
+static_assert(bindings_are_unique<kd_pod>() && bindings_are_unique<kd_pod_spec>(),
+              "object_schema.hpp: two rows bind the same member");
 
 }  // namespace kd::core::schema

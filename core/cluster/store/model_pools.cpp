@@ -1,6 +1,7 @@
 #include "cluster/store/model_pools.hpp"
 
 #include "cluster/pod_derivations.hpp"
+#include "cluster/schema/bound_fields.hpp"
 
 namespace kd::core {
 
@@ -54,7 +55,7 @@ const kd_pod_spec* ModelPools::pod_spec(const PodDraft& d) {
     effective_requests(d, requests);
     std::string_view scheduler = d.scheduler_name.empty() ? std::string_view("default-scheduler") : d.scheduler_name;
     ContentKey key;
-    key.add(d.meta.ns).add(scheduler).add(d.priority_class_name).add_word(d.meta.labels.size());
+    key.add(d.meta.ns).add(scheduler).add_word(d.meta.labels.size());
     for (const auto& [k, v] : d.meta.labels) key.add(k, v);
     key.add_word(d.meta.owners.size());
     for (const auto& o : d.meta.owners) key.add(o.api_version, o.kind, o.name, o.uid).add_word(o.controller);
@@ -74,6 +75,7 @@ const kd_pod_spec* ModelPools::pod_spec(const PodDraft& d) {
     }
     key.add_word(d.tolerations.size());
     for (const auto& t : d.tolerations) key.add(t.key, t.op, t.value, t.effect);
+    schema::add_bound(key, d.bound_spec);
     return spec_cache_.find_or_make(key, [&] { return intern_pod_spec(d, scheduler, requests); });
 }
 
@@ -113,7 +115,7 @@ const kd_pod_spec* ModelPools::intern_pod_spec(const PodDraft& d, std::string_vi
     spec.namespace_ = intern(d.meta.ns);
     spec.labels = intern_kvs(d.meta.labels);
     spec.scheduler_name = intern(scheduler);
-    spec.priority_class_name = intern(d.priority_class_name);
+    schema::copy_bound(spec, d.bound_spec, [&](std::string_view s) { return intern(s); });
     spec.owners =
         intern_each(owner_pool_, scratch_.owners, d.meta.owners, spec.owner_count, [&](auto& e, const auto& o) {
             e.api_version = intern(o.api_version);

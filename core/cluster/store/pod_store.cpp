@@ -1,6 +1,7 @@
 #include "cluster/store/pod_store.hpp"
 
 #include "cluster/pod_derivations.hpp"
+#include "cluster/schema/bound_fields.hpp"
 #include "cluster/store/name_hash.hpp"
 
 #include <algorithm>
@@ -31,6 +32,7 @@ void PodStore::put(const PodDraft& d, std::string_view uid, ModelPools& pools) {
         slot = free_.take(slots_);
     PodRecord& rec = slots_[slot];
     kd_pod p{};
+    schema::copy_bound(p, d.bound, [&](std::string_view s) { return pools.intern(s); });
     p.struct_size = sizeof(kd_pod);
     if (existing) {
         p.uid = rec.pod.uid;
@@ -39,7 +41,6 @@ void PodStore::put(const PodDraft& d, std::string_view uid, ModelPools& pools) {
         p.uid = pools.unique_text.copy(uid);
         p.name = pools.unique_text.copy(d.meta.name);
     }
-    p.node_name = pools.intern(d.node_name);
     if (d.priority) {
         p.flags |= KD_POD_HAS_PRIORITY;
         p.priority = *d.priority;
@@ -57,7 +58,6 @@ void PodStore::put(const PodDraft& d, std::string_view uid, ModelPools& pools) {
     for (const auto& c : d.conditions)
         if (c.type == "Ready" && c.status == "True") p.flags |= KD_POD_READY;
     p.conditions = pools.conditions(d, p.condition_count);
-    p.status_reason = pools.intern(d.status_reason);
     p.container_statuses = pools.container_statuses(d, p.container_status_count);
     rec.pod = p;
     if (!existing) {

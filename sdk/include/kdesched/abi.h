@@ -276,6 +276,8 @@ typedef struct kd_pod {
      * list in the pod's order. Stride: element struct_size. */
     const kd_container_status* container_statuses;
     size_t container_status_count;
+    /* (API 1.4) */
+    int64_t start_time_ms; /* status.startTime (the kubelet acknowledged the pod), Unix ms; 0 = absent */
 } kd_pod;
 
 typedef struct kd_node {

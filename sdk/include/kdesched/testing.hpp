@@ -52,7 +52,9 @@ struct HostStructSizes {
                 size(minor < 1   ? offsetof(kd_snapshot, pod_workload)
                      : minor < 2 ? offsetof(kd_snapshot, revision)
                                  : sizeof(kd_snapshot)),
-                size(minor < 3 ? offsetof(kd_pod, status_reason) : sizeof(kd_pod))};
+                size(minor < 3   ? offsetof(kd_pod, status_reason)
+                     : minor < 4 ? offsetof(kd_pod, start_time_ms)
+                                 : sizeof(kd_pod))};
     }
 
 private:
@@ -90,7 +92,7 @@ public:
         int32_t priority = 0;
         kd_pod_phase phase = KD_POD_RUNNING;
         kd_qos_class qos = KD_QOS_BURSTABLE;
-        int64_t created_ms = 0;
+        int64_t created_ms = 0, start_ms = 0;
         std::vector<std::pair<std::string, std::string>> labels, annotations, node_selector;
         struct Owner {
             std::string api_version, kind, name, uid;
@@ -138,6 +140,9 @@ public:
         PodSpec& in_phase(kd_pod_phase p) { return phase = p, *this; }
         PodSpec& with_qos(kd_qos_class q) { return qos = q, *this; }
         PodSpec& created(int64_t ms) { return created_ms = ms, *this; }
+        // status.startTime (API 1.4). The fake builds kd_pod by hand: core's schema rows, which
+        // fill the host's, are not part of the SDK.
+        PodSpec& started(int64_t ms) { return start_ms = ms, *this; }
         PodSpec& scheduled_by(std::string s) { return scheduler = std::move(s), *this; }
         PodSpec& set_flag(uint32_t f, bool on = true) { return on ? flags |= f : flags &= ~f, *this; }
         PodSpec& select_node(std::string k, std::string v) {
@@ -326,6 +331,7 @@ public:
             }
             k.container_statuses = statuses.data();
             k.container_status_count = statuses.size();
+            k.start_time_ms = p.start_ms;
             b.pods.push_back(k);
         }
         b.metrics.reserve(metrics_.size());

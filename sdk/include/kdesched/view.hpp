@@ -276,6 +276,12 @@ public:
                          : StructRange<ContainerStatus, kd_container_status>{nullptr, 0};
     }
 
+    // (API 1.4) status.startTime in Unix ms: 0 when the pod has none (not yet acknowledged by a
+    // kubelet) and on an older host, as creation_ms() is 0 when absent.
+    int64_t start_ms() const {
+        return p_->struct_size >= offsetof(kd_pod, start_time_ms) + sizeof(int64_t) ? p_->start_time_ms : 0;
+    }
+
 private:
     bool has_1_3() const { return p_->struct_size >= offsetof(kd_pod, container_status_count) + sizeof(size_t); }
     const kd_pod* p_;

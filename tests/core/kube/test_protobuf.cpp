@@ -95,7 +95,7 @@ TEST_CASE("protobuf: the fields that matter are read (not merely equal to JSON)"
     // Overhead from the RuntimeClass, the sidecar's restartPolicy, the node affinity's two terms,
     // tolerations, volumes, the last-applied annotation dropped and an empty one kept.
     CHECK(web.find("overhead={cpu=250,memory=67108864000}") != std::string::npos);
-    CHECK(web.find("node=kd-node-1") != std::string::npos);
+    CHECK(web.find("nodeName=kd-node-1") != std::string::npos);
     CHECK(web.find("kubectl.kubernetes.io/last-applied-configuration") == std::string::npos);
     CHECK(web.find("note=") != std::string::npos);
     CHECK(web.find("apps/v1,ReplicaSet,web-5d8f,6b1d3c52-0000-4000-8000-000000000001,1;") != std::string::npos);
@@ -106,7 +106,9 @@ TEST_CASE("protobuf: the fields that matter are read (not merely equal to JSON)"
           std::string::npos);
     const std::string& batch = find(pods, "Pod kd-fixtures/batch-1 ");
     CHECK(batch.find("deleting=1") != std::string::npos);
-    CHECK(batch.find("reason=Evicted statuses=[0,main,2,3,Error,1;]") != std::string::npos);
+    // status.startTime (PodStatus 7, metav1.Time): 2026-11-20T10:00:00Z and 09:59:58Z.
+    CHECK(web.find(" startTime=1795168800000") != std::string::npos);
+    CHECK(batch.find("reason=Evicted startTime=1795168798000 statuses=[0,main,2,3,Error,1;]") != std::string::npos);
 
     auto pdbs = from_protobuf(kKinds[9], 7);
     CHECK(find(pdbs, "PodDisruptionBudget kd-fixtures/db ").find("maxUnavailable=25%") != std::string::npos);
@@ -181,6 +183,24 @@ TEST_CASE("protobuf: a bad value inside a good message is reported as JSON's wou
     REQUIRE(problem);
     CHECK_THAT(*problem, Catch::Contains("metadata.labels") && Catch::Contains("expected a length-delimited field"));
     CHECK(sink.namespaces.empty());
+}
+
+TEST_CASE("protobuf: a Pod's status.startTime (PodStatus 7, metav1.Time) is read as JSON's", "[kube][protobuf]") {
+    // Pod {metadata = 1 {name = 1 "a"}, status = 3 {startTime = 7 {seconds = 1}}}: 2026-11-20T10:00:05Z.
+    std::string seconds = "\x08";
+    for (uint64_t v = 1795168805; v; v >>= 7) seconds += char((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+    std::string start = "\x3a" + std::string(1, char(seconds.size())) + seconds;
+    std::string status = "\x1a" + std::string(1, char(start.size())) + start;
+    std::string object = std::string("\x0a\x03\x0a\x01") + "a" + status;
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder decoder("watch pods", "Pod", "v1", pb);
+    CHECK_FALSE(decoder.decode_protobuf(object));
+    load_cluster_text(
+        R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"status":{"startTime":"2026-11-20T10:00:05Z"}})",
+        "pod.json", json);
+    REQUIRE(pb.pods.size() == 1);
+    CHECK(pb.pods[0].bound.start_time_ms == 1795168805000);
+    CHECK(pb.texts == json.texts);
 }
 
 TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split anywhere", "[kube][protobuf]") {

@@ -29,7 +29,7 @@ void add_pod(ClusterModel& m, const std::string& name, const std::string& node, 
     d.meta.ns = "shop";
     d.meta.name = name;
     d.meta.owners.push_back({"apps/v1", owner_kind, "web-rs", "rs-uid", true});
-    d.node_name = node;
+    d.bound.node_name = kd::to_kd(node);
     d.phase = "Running";
     d.containers.push_back({{{"cpu", cpu_milli}}, {}});
     m.on_pod(d);
@@ -140,7 +140,7 @@ TEST_CASE("a bare pod is only deleted — a StatefulSet pod comes back under its
     bare.meta.uid = "uid-bare";
     bare.meta.ns = "shop";
     bare.meta.name = "bare";
-    bare.node_name = "n1";
+    bare.bound.node_name = kd::to_kd("n1");
     m.on_pod(bare);
     add_pod(m, "db-0", "n1", 500, "StatefulSet");
     add_pod(m, "other", "n1", 1000);  // keeps n1 busier than n2 after the evictions

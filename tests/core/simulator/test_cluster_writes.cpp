@@ -77,7 +77,7 @@ void add_pod(ClusterModel& m, const char* name) {
     d.meta.ns = "shop";
     d.meta.name = name;
     d.meta.owners.push_back({"apps/v1", "ReplicaSet", "web-rs", "rs-uid", true});
-    d.node_name = "n1";
+    d.bound.node_name = kd::to_kd("n1");
     d.phase = "Running";
     d.containers.push_back({{{"cpu", 500}}, {}});
     d.conditions.push_back({"Ready", "True", "", ""});

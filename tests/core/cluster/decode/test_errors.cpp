@@ -66,6 +66,14 @@ TEST_CASE("wrong types name the field and what was expected", "[errors]") {
     CHECK(load_error(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","creationTimestamp":"yesterday"}})") ==
           "cluster.json:1:76: object #0 (Pod p): metadata.creationTimestamp: invalid timestamp \"yesterday\" (use "
           "RFC 3339, e.g. \"2024-05-01T12:00:00Z\")");
+    // A bound row's value is checked as the other fields' are.
+    CHECK(load_error(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"status":{"startTime":5}})") ==
+          "cluster.json:1:79: object #0 (Pod p): status.startTime: must be a string, got a number");
+    CHECK(load_error(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"status":{"startTime":"soon"}})") ==
+          "cluster.json:1:79: object #0 (Pod p): status.startTime: invalid timestamp \"soon\" (use "
+          "RFC 3339, e.g. \"2024-05-01T12:00:00Z\")");
+    CHECK(load_error(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":7}})") ==
+          "cluster.json:1:76: object #0 (Pod p): spec.nodeName: must be a string, got a number");
 }
 
 TEST_CASE("a replayed object has no position but the same message", "[errors]") {

@@ -262,10 +262,10 @@ void check_pod(const PodDraft& p) {
     CHECK(p.meta.owners[1].kind == "ConfigMap");
     CHECK_FALSE(p.meta.owners[1].controller);
 
-    CHECK(p.node_name == "node-1");
+    CHECK(view(p.bound.node_name) == "node-1");
     CHECK(p.scheduler_name == "koord-scheduler");
     CHECK(p.priority == 9000);
-    CHECK(p.priority_class_name == "koord-prod");
+    CHECK(view(p.bound_spec.priority_class_name) == "koord-prod");
     CHECK(p.phase == "Running");
     CHECK(p.qos_class == "Burstable");
     REQUIRE(p.containers.size() == 2);
@@ -508,7 +508,7 @@ TEST_CASE("a Pod's status.reason and container statuses, in kd_pod's order whate
     load_text(json, sink);
     REQUIRE(sink.pods.size() == 1);
     const PodDraft& p = sink.pods[0];
-    CHECK(p.status_reason == "Evicted");
+    CHECK(view(p.bound.status_reason) == "Evicted");
     REQUIRE(p.container_statuses.size() == 5);
     struct Want {
         kd_container_kind kind;
@@ -550,6 +550,28 @@ status:
     REQUIRE(yaml.pods.size() == 1);
     CHECK(yaml.texts[0].substr(yaml.texts[0].find(" reason=")) ==
           " reason=Evicted statuses=[0,app,7,1,CrashLoopBackOff,0;1,setup,0,3,Completed,0;]");
+}
+
+TEST_CASE("a Pod's status.startTime, a bound row, is read from JSON and YAML; absent is 0", "[kinds]") {
+    RecordingSink sink;
+    load_text(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"status":{"startTime":"2026-11-20T10:00:05Z"}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"},"status":{"startTime":null,"phase":"Pending"}})",
+              sink);
+    REQUIRE(sink.pods.size() == 2);
+    CHECK(sink.pods[0].bound.start_time_ms == 1795168805000);
+    CHECK(sink.pods[1].bound.start_time_ms == 0);
+    CHECK(sink.texts[0].find(" startTime=1795168805000") != std::string::npos);
+
+    RecordingSink yaml;
+    load_text(R"(apiVersion: v1
+kind: Pod
+metadata: {name: a}
+status: {startTime: "2026-11-20T10:00:05Z", reason: Evicted}
+)",
+              yaml, "pod.yaml");
+    REQUIRE(yaml.texts.size() == 1);
+    CHECK(yaml.texts[0] ==
+          sink.texts[0].substr(0, sink.texts[0].find(" startTime=")) + " reason=Evicted startTime=1795168805000");
 }
 
 TEST_CASE("pod volumes: hostPath and emptyDir are local storage, PVC and ephemeral are flagged", "[kinds]") {

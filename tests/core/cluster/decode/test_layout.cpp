@@ -55,7 +55,7 @@ TEST_CASE("a typed list's items need no kind, the list's apiVersion is theirs", 
         {"metadata":{"name":"b","namespace":"ns"}}]})",
               sink);
     CHECK(sink.order() == Order{"Pod ns/a", "Pod ns/b"});
-    CHECK(sink.pods[0].node_name == "n1");
+    CHECK(view(sink.pods[0].bound.node_name) == "n1");
 
     RecordingSink metrics;
     load_text(R"({"kind":"NodeMetricList","apiVersion":"slo.koordinator.sh/v1alpha1","items":[

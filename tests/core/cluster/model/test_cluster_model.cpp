@@ -24,7 +24,7 @@ struct PodSpecForTest {
         d.meta.creation_ms = 1000;
         d.meta.labels = {{"app", "web"}};
         d.meta.owners.push_back({"apps/v1", "ReplicaSet", owner_name, owner_uid, true});
-        d.node_name = node;
+        d.bound.node_name = kd::to_kd(node);
         d.phase = "Running";
         d.containers.push_back({{{cpu_name, cpu_milli}}, {}});
         d.conditions.push_back({"Ready", "True", "", ""});
@@ -76,7 +76,7 @@ TEST_CASE("a pod's status reason and container statuses reach the plugin view (A
     ClusterModel m;
     PodSpecForTest a{"u1", "default", "web-1", "n1"};
     PodDraft d = a.draft();
-    d.status_reason = "Evicted";
+    d.bound.status_reason = kd::to_kd("Evicted");
     d.container_statuses.push_back({KD_CONTAINER_APP, KD_CONTAINER_STATE_WAITING, 4, 0, "app", "CrashLoopBackOff"});
     d.container_statuses.push_back({KD_CONTAINER_INIT, KD_CONTAINER_STATE_TERMINATED, 0, 3, "setup", "Error"});
     m.on_pod(d);
@@ -94,6 +94,26 @@ TEST_CASE("a pod's status reason and container statuses reach the plugin view (A
     old.struct_size = offsetof(kd_pod, status_reason);
     CHECK(kd::Pod(&old).status_reason().empty());
     CHECK(kd::Pod(&old).container_statuses().size() == 0);
+}
+
+TEST_CASE("a pod's start time reaches the plugin view (API 1.4); an older host's has none", "[model]") {
+    ClusterModel m;
+    PodSpecForTest a{"u1", "default", "web-1", "n1"}, b{"u2", "default", "web-2", "n1"};
+    PodDraft d = a.draft();
+    d.bound.start_time_ms = 1795168805000;
+    d.bound_spec.priority_class_name = kd::to_kd("koord-batch");
+    m.on_pod(d);
+    m.on_pod(b.draft());
+    kd::Pod p(m.pod_by_uid("u1"));
+    CHECK(p.start_ms() == 1795168805000);
+    CHECK(p.priority_class_name() == "koord-batch");
+    CHECK(kd::Pod(m.pod_by_uid("u2")).start_ms() == 0);
+    CHECK(kd::Pod(m.pod_by_uid("u2")).priority_class_name().empty());
+    // A bound kd_pod_spec member is part of the spec's content: the two pods do not share one.
+    CHECK(m.pod_by_uid("u1")->spec != m.pod_by_uid("u2")->spec);
+    kd_pod old = *m.pod_by_uid("u1");
+    old.struct_size = offsetof(kd_pod, start_time_ms);
+    CHECK(kd::Pod(&old).start_ms() == 0);
 }
 
 TEST_CASE("unbound pods are on no node, not even on a node name never seen", "[model]") {

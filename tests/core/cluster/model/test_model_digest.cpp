@@ -96,6 +96,9 @@ TEST_CASE("a changed field changes the digest of its kind only", "[model][digest
              {2, R"("restartCount":1)", R"("restartCount":2)", "Pod"},
              {2, R"("running":{})", R"("waiting":{"reason":"CrashLoopBackOff"})", "Pod"},
              {2, R"("phase":"Running")", R"("phase":"Running","reason":"NodeLost")", "Pod"},
+             // Bound rows (cluster/schema/object_schema.hpp): a kd_pod member and a kd_pod_spec one.
+             {2, R"("phase":"Running")", R"("phase":"Running","startTime":"2026-11-26T10:00:00Z")", "Pod"},
+             {2, R"("nodeName":"n1")", R"("nodeName":"n1","priorityClassName":"koord-batch")", "Pod"},
              {3, R"("updateTime":"2026-11-26T10:00:00Z")", R"("updateTime":"2026-11-26T10:00:01Z")", "NodeMetric"},
              {3, R"("podUsage":{"resources":{"cpu":"1"}})", R"("podUsage":{"resources":{"cpu":"3"}})", "NodeMetric"},
              {4, R"("readyReplicas":2)", R"("readyReplicas":1)", "ReplicaSet"},
@@ -109,6 +112,13 @@ TEST_CASE("a changed field changes the digest of its kind only", "[model][digest
         INFO(c.from << " -> " << c.to);
         CHECK(differing(base, digest_of(with(kObjects, c.object, c.from, c.to))) == std::vector<std::string>{c.kind});
     }
+}
+
+TEST_CASE("a pod's startTime changes the pod digest", "[model][digest]") {
+    auto started = with(kObjects, 1, R"("phase":"Running")", R"("phase":"Running","startTime":"2026-11-26T10:00:00Z")");
+    auto later = with(kObjects, 1, R"("phase":"Running")", R"("phase":"Running","startTime":"2026-11-26T10:00:01Z")");
+    CHECK(differing(digest_of(started), digest_of(later)) == std::vector<std::string>{"Pod"});
+    CHECK(digest_of(started) == digest_of(started));
 }
 
 TEST_CASE("a model updated and trimmed by watch events has the digest of a fresh read of the same objects",

@@ -20,7 +20,7 @@ PodDraft pod_draft(std::string_view uid, std::string_view name, std::string_view
     d.meta.ns = "shop";
     d.meta.name = name;
     d.meta.owners.push_back({"apps/v1", "ReplicaSet", "web-abc", "rs-1", true});
-    d.node_name = node;
+    d.bound.node_name = kd::to_kd(node);
     d.phase = "Running";
     return d;
 }
