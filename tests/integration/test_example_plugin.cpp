@@ -3,6 +3,7 @@
 // and examples/pod-age-limit and examples/pods-per-node-cap build against that component with
 // find_package(kdesched-sdk), run their own tests, and load into the installed kdesched, which
 // simulates the second one on its snapshot.
+#include "plugin_project.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
 
@@ -36,22 +37,6 @@ std::set<std::string> install(const std::string& prefix, const std::string& comp
             if (line.rfind(tag, 0) == 0) written.insert(line.substr(tag.size()));
     REQUIRE_FALSE(written.empty());
     return written;
-}
-
-// Configures and builds a plugin project out of tree against the SDK installed in `sdk`, then runs
-// its own tests (ctest).
-void build_plugin_project(const std::string& source, const std::string& build, const std::string& sdk) {
-    auto configure = run_command("cmake -S " + quote(source) + " -B " + quote(build) +
-                                 " -DCMAKE_PREFIX_PATH=" + quote(sdk) + " -DCMAKE_BUILD_TYPE=Release");
-    INFO(configure.output);
-    REQUIRE(configure.exit_code == 0);
-    auto compile = run_command("cmake --build " + quote(build) + " -j 2");
-    INFO(compile.output);
-    REQUIRE(compile.exit_code == 0);
-    auto unit = run_command("cd " + quote(build) + " && ctest --output-on-failure");
-    INFO(unit.output);
-    CHECK(unit.exit_code == 0);
-    CHECK_THAT(unit.output, Catch::Contains("100% tests passed"));  // and some ran: Catch2 was found
 }
 
 // Whether `path` is `dir` or below it (an installed directory is listed too).
@@ -127,7 +112,8 @@ TEST_CASE("the example plugin builds against the installed sdk component and the
     install(sdk, "sdk");
     install(prefix, "runtime");
 
-    build_plugin_project(KDESCHED_EXAMPLE_DIR, ex, sdk);
+    CHECK_THAT(build_plugin_project(KDESCHED_EXAMPLE_DIR, ex, sdk),
+               Catch::Contains("100% tests passed"));  // and some ran: Catch2 was found
 
     const std::string bin = prefix + "/bin/kdesched";
     auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(ex));
@@ -154,7 +140,8 @@ TEST_CASE("the balance example builds against the installed sdk, and simulate ev
                       ex = (tmp.path / "build").string(), dir = KDESCHED_EXAMPLES_ROOT "/pods-per-node-cap";
     install(sdk, "sdk");
     install(prefix, "runtime");
-    build_plugin_project(dir, ex, sdk);
+    CHECK_THAT(build_plugin_project(dir, ex, sdk),
+               Catch::Contains("100% tests passed"));  // and some ran: Catch2 was found
 
     const std::string bin = prefix + "/bin/kdesched";
     auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(ex));

@@ -1,6 +1,7 @@
 // tools/new-plugin.sh: bad arguments are refused with a message and nothing written; a scaffolded
 // plugin builds against the installed sdk component, passes its own test as generated, and the
 // installed kdesched loads it and simulates its profile on its snapshot.
+#include "plugin_project.hpp"
 #include "run_command.hpp"
 #include "temp_dir.hpp"
 
@@ -98,18 +99,8 @@ TEST_CASE("a scaffolded plugin builds against the installed sdk, passes its test
     REQUIRE(made.exit_code == 0);
     const std::string src = (tmp.path / "retire-demo").string();
 
-    auto configure =
-        run_command("cmake -S " + quote(src) + " -B " + quote(build) + " -DCMAKE_PREFIX_PATH=" + quote(sdk) +
-                    " -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS='-Wall -Wextra -Werror'");
-    INFO(configure.output);
-    REQUIRE(configure.exit_code == 0);
-    auto compile = run_command("cmake --build " + quote(build) + " -j 2");
-    INFO(compile.output);
-    REQUIRE(compile.exit_code == 0);
-    auto unit = run_command("cd " + quote(build) + " && ctest --output-on-failure");
-    INFO(unit.output);
-    CHECK(unit.exit_code == 0);
-    CHECK_THAT(unit.output, Catch::Contains("100% tests passed, 0 tests failed out of 1"));
+    CHECK_THAT(build_plugin_project(src, build, sdk, " -DCMAKE_CXX_FLAGS='-Wall -Wextra -Werror'"),
+               Catch::Contains("100% tests passed, 0 tests failed out of 1"));
 
     const std::string bin = prefix + "/bin/kdesched";
     auto plugins = run_command(quote(bin) + " plugins --plugin-dir " + quote(build));
