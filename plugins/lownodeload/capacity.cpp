@@ -47,20 +47,29 @@ void TargetIndex::build(const PoolState& state, const std::vector<uint32_t>& tar
     }
     size_t blocks = (count_ + kBlock - 1) / kBlock;
     block_max_.resize(blocks * n_);
+    group_max_.resize((count_ + kGroup - 1) / kGroup * n_);
     for (size_t b = 0; b < blocks; ++b) refresh_block(b);
 }
 
 void TargetIndex::refresh_block(size_t b) {
-    int64_t* mx = block_max_.data() + b * n_;
-    std::fill(mx, mx + n_, std::numeric_limits<int64_t>::min());
-    size_t end = std::min(count_, (b + 1) * kBlock);
-    for (size_t t = b * kBlock; t < end; ++t)
-        for (size_t r = 0; r < n_; ++r) mx[r] = std::max(mx[r], headroom_[t * n_ + r]);
+    auto max_of = [&](int64_t* mx, const int64_t* rows, size_t begin, size_t end) {
+        std::fill(mx, mx + n_, std::numeric_limits<int64_t>::min());
+        for (size_t i = begin; i < end; ++i)
+            for (size_t r = 0; r < n_; ++r) mx[r] = std::max(mx[r], rows[i * n_ + r]);
+    };
+    max_of(block_max_.data() + b * n_, headroom_.data(), b * kBlock, std::min(count_, (b + 1) * kBlock));
+    constexpr size_t per_group = kGroup / kBlock;
+    const size_t g = b / per_group, blocks = (count_ + kBlock - 1) / kBlock;
+    max_of(group_max_.data() + g * n_, block_max_.data(), g * per_group, std::min(blocks, (g + 1) * per_group));
 }
 
 size_t TargetIndex::next_fit(size_t from, const int64_t* need) const {
     size_t t = from;
     while (t < count_) {
+        if (t % kGroup == 0 && !covers(group_max_.data() + (t / kGroup) * n_, need)) {
+            t += kGroup;  // no target of this group of blocks has room
+            continue;
+        }
         if (t % kBlock == 0 && !covers(block_max_.data() + (t / kBlock) * n_, need)) {
             t += kBlock;  // no target of this block has enough room for every resource
             continue;

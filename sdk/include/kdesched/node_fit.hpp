@@ -198,7 +198,12 @@ public:
         auto it = totals_.find(node.name());
         if (it != totals_.end()) return it->second;
         std::vector<ResourceTotal> sum;
-        for (auto p : snap_.pods_on_node(node.name())) {
+        auto pods = snap_.pods_on_node(node.name());
+        // Each pod's request list is two pointer hops away (pod → spec → items): asking for every
+        // pod's next hop before reading any overlaps the cache misses of the node's pods.
+        for (auto p : pods) __builtin_prefetch(p.raw()->spec);
+        for (auto p : pods) __builtin_prefetch(p.raw()->spec->requests.items);
+        for (auto p : pods) {
             // Finished pods hold no resources (descheduler ListPodsOnANode skips them).
             if (p.phase() == KD_POD_SUCCEEDED || p.phase() == KD_POD_FAILED) continue;
             Resources req = p.requests();

@@ -305,7 +305,19 @@ public:
         host_->report(host_, call_, to_kd("node"), to_kd(node), to_kd(key), to_kd(value));
     }
     void report_pod(const Pod& pod, std::string_view key, std::string_view value) const {
-        std::string subject = pod.key();
+        // "ns/name" on the stack: plugins report every skipped candidate, and a heap string per
+        // report showed in the cycle's profile. A valid key has at most 63 + 1 + 253 bytes.
+        std::string_view ns = pod.ns(), name = pod.name();
+        char buffer[320];
+        if (ns.size() + 1 + name.size() > sizeof buffer) {
+            std::string subject = pod.key();
+            host_->report(host_, call_, to_kd("pod"), to_kd(subject), to_kd(key), to_kd(value));
+            return;
+        }
+        ns.copy(buffer, ns.size());
+        buffer[ns.size()] = '/';
+        name.copy(buffer + ns.size() + 1, name.size());
+        std::string_view subject(buffer, ns.size() + 1 + name.size());
         host_->report(host_, call_, to_kd("pod"), to_kd(subject), to_kd(key), to_kd(value));
     }
 

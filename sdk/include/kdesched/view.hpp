@@ -229,7 +229,11 @@ public:
     std::string_view uid() const { return sv(p_->uid); }
     std::string_view ns() const { return sv(p_->spec->namespace_); }
     std::string_view name() const { return sv(p_->name); }
-    std::string key() const { return std::string(ns()) + "/" + std::string(name()); }  // "ns/name"
+    std::string key() const {  // "ns/name", in one allocation
+        std::string k;
+        k.reserve(ns().size() + 1 + name().size());
+        return k.append(ns()).append(1, '/').append(name());
+    }
     std::string_view node_name() const { return sv(p_->node_name); }
     std::string_view scheduler_name() const { return sv(p_->spec->scheduler_name); }
     std::string_view priority_class_name() const { return sv(p_->spec->priority_class_name); }

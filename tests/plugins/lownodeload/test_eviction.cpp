@@ -84,6 +84,33 @@ TEST_CASE("capacity: target index finds the first target with room, in order", "
     CHECK(index.next_fit(0, other) == 70);
 }
 
+TEST_CASE("capacity: target index skips whole groups of full targets and sees a group's room change", "[capacity]") {
+    PoolState st;
+    st.reset(1);
+    std::vector<uint32_t> targets;
+    // 2,500 targets (three groups of 1,024): room 100 everywhere but targets 1,500 and 2,400.
+    for (int t = 0; t < 2500; ++t) {
+        size_t i = st.add_node(nullptr, nullptr);
+        st.vec(i, PoolState::kHigh)[0] = t == 1500 ? 5000 : t == 2400 ? 3000 : 100;
+        targets.push_back(static_cast<uint32_t>(i));
+    }
+    TargetIndex index;
+    index.build(st, targets, false, 1);
+    const int64_t some[] = {50}, big[] = {2500}, bigger[] = {4000};
+    CHECK(index.next_fit(0, some) == 0);
+    CHECK(index.next_fit(0, big) == 1500);
+    CHECK(index.next_fit(1501, big) == 2400);
+    CHECK(index.next_fit(0, bigger) == 1500);
+    index.reserve(1500, big);  // 2500 left there: the group's maximum follows
+    CHECK(index.next_fit(0, bigger) == 2500);
+    CHECK(index.next_fit(0, big) == 1500);
+    index.reserve(1500, big);  // 0 left
+    CHECK(index.next_fit(0, big) == 2400);
+    const int64_t refund[] = {-4500};  // a negative usage gives room back, past the old maximum
+    index.reserve(7, refund);
+    CHECK(index.next_fit(0, bigger) == 7);
+}
+
 TEST_CASE("eviction: one pod from the overloaded node, with the exact reason", "[eviction]") {
     Cluster c = standard();
     FakeHost host;
