@@ -85,7 +85,8 @@ const SubcommandRegistration plan_registration(
     {30, [](CLI::App& app, CommonOptions& common) -> SubcommandRun {
          auto* cmd = app.add_subcommand("plan", "Load a profiles file and the plugins and print what each cycle runs");
          auto config = std::make_shared<std::string>();
-         cmd->add_option("--config", *config, "DeschedulerConfiguration YAML; default: the embedded default profile");
+         cmd->add_option("--config", *config,
+                         "DeschedulerConfiguration or DeschedulerPolicy YAML; default: the embedded default profile");
          add_plugin_dir_options(*cmd, common);
          add_log_level_option(*cmd, common.log_level);
          return [&common, config] { return run_plan(common, *config); };

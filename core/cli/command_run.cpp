@@ -84,7 +84,9 @@ const SubcommandRegistration run_registration(
              "profiles every deschedulingInterval as the elected leader, write evictions, PodMigrationJobs, "
              "Reservations and Events; /healthz, /readyz and /metrics on the profile's bind addresses");
          auto run = std::make_shared<RunOptions>();
-         cmd->add_option("--config", run->config, "DeschedulerConfiguration YAML (or a ConfigMap holding one)")
+         cmd->add_option("--config", run->config,
+                         "DeschedulerConfiguration YAML, a kubernetes-sigs/descheduler DeschedulerPolicy "
+                         "(descheduler/v1alpha2), or a ConfigMap holding either")
              ->required();
          cmd->add_option("--kubeconfig", run->cluster.kubeconfig,
                          "kubeconfig file (default: the profile's clientConnection.kubeconfig, $KUBECONFIG, "

@@ -92,7 +92,7 @@ const SubcommandRegistration simulate_registration(
              "embedded example cluster");
          auto sim = std::make_shared<SimulateOptions>();
          cmd->add_option("--config", sim->config,
-                         "DeschedulerConfiguration YAML; default: the embedded default profile");
+                         "DeschedulerConfiguration or DeschedulerPolicy YAML; default: the embedded default profile");
          cmd->add_option("--cluster", sim->clusters,
                          "Snapshot file or directory (kubectl get -o json|yaml output, a List, multi-document YAML); "
                          "repeatable. Dump large clusters with -o json: YAML is ~100x slower to read");

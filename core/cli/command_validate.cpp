@@ -30,7 +30,10 @@ const SubcommandRegistration validate_registration(
                                         "Check a profiles file: schema, plugins and every plugin's args; "
                                         "prints every problem with file:line:column, or OK");
          auto config = std::make_shared<std::string>();
-         cmd->add_option("--config", *config, "DeschedulerConfiguration YAML (or a ConfigMap holding one)")->required();
+         cmd->add_option("--config", *config,
+                         "DeschedulerConfiguration YAML, a kubernetes-sigs/descheduler DeschedulerPolicy "
+                         "(descheduler/v1alpha2), or a ConfigMap holding either")
+             ->required();
          add_plugin_dir_options(*cmd, common);
          add_log_level_option(*cmd, common.log_level);
          return [&common, config] { return run_validate(common, *config); };

@@ -10,10 +10,6 @@ namespace kd::core {
 namespace {
 
 constexpr const char* kDefaultProfileName = "koord-descheduler";
-// Bounds on what one file may ask for (every profile and plugin is instantiated and called each
-// cycle); far above any real configuration.
-constexpr size_t kMaxProfiles = 64;
-constexpr size_t kMaxPluginsPerList = 64;
 constexpr const char* kArgsApiVersion = "descheduler/v1alpha2";
 
 // `"text"` for strings, the JSON type otherwise ("a list").
@@ -140,25 +136,6 @@ PluginConfig build_plugin_config(const wire::PluginConfig& in, const std::string
     return pc;
 }
 
-std::vector<PluginConfig> build_plugin_configs(const std::optional<std::vector<wire::PluginConfig>>& list,
-                                               const std::string& path, Reporter& report) {
-    std::vector<PluginConfig> out;
-    if (!list) return out;
-    std::map<std::string, size_t> seen;
-    for (size_t i = 0; i < list->size(); ++i) {
-        std::string item = kd::index_path(path, i);
-        std::string name_path = kd::field_path(item, "name");
-        const auto& name = (*list)[i].name;
-        if (!name || name->empty()) {
-            if (!report.has_problem_under(name_path)) report.at(name_path, "required: the plugin this config is for");
-        } else if (!seen.emplace(*name, i).second) {
-            report.at(name_path, "repeated config for plugin \"" + *name + "\"");
-        }
-        out.push_back(build_plugin_config((*list)[i], item, report));
-    }
-    return out;
-}
-
 Profile build_profile(const wire::Profile& in, const std::string& path, Reporter& report) {
     Profile p;
     p.name = in.name.value_or("");
@@ -181,10 +158,30 @@ Profile build_profile(const wire::Profile& in, const std::string& path, Reporter
     return p;
 }
 
-// One unnamed profile is "koord-descheduler"; with several, each needs a unique name.
-void check_names(std::vector<Profile>& profiles, Reporter& report) {
+}  // namespace
+
+std::vector<PluginConfig> build_plugin_configs(const std::optional<std::vector<wire::PluginConfig>>& list,
+                                               const std::string& path, Reporter& report) {
+    std::vector<PluginConfig> out;
+    if (!list) return out;
+    std::map<std::string, size_t> seen;
+    for (size_t i = 0; i < list->size(); ++i) {
+        std::string item = kd::index_path(path, i);
+        std::string name_path = kd::field_path(item, "name");
+        const auto& name = (*list)[i].name;
+        if (!name || name->empty()) {
+            if (!report.has_problem_under(name_path)) report.at(name_path, "required: the plugin this config is for");
+        } else if (!seen.emplace(*name, i).second) {
+            report.at(name_path, "repeated config for plugin \"" + *name + "\"");
+        }
+        out.push_back(build_plugin_config((*list)[i], item, report));
+    }
+    return out;
+}
+
+void check_profile_names(std::vector<Profile>& profiles, const std::string& default_name, Reporter& report) {
     if (profiles.size() == 1 && profiles[0].name.empty()) {
-        if (!report.has_problem_under("profiles[0].name")) profiles[0].name = kDefaultProfileName;
+        if (!report.has_problem_under("profiles[0].name")) profiles[0].name = default_name;
         return;
     }
     std::map<std::string, size_t> seen;
@@ -201,8 +198,6 @@ void check_names(std::vector<Profile>& profiles, Reporter& report) {
                                      std::to_string(first->second) + "])");
     }
 }
-
-}  // namespace
 
 std::vector<Profile> build_profiles(const std::optional<std::vector<wire::Profile>>& profiles, Reporter& report) {
     std::vector<Profile> out;
@@ -224,7 +219,7 @@ std::vector<Profile> build_profiles(const std::optional<std::vector<wire::Profil
     }
     for (size_t i = 0; i < profiles->size(); ++i)
         out.push_back(build_profile((*profiles)[i], kd::index_path("profiles", i), report));
-    check_names(out, report);
+    check_profile_names(out, kDefaultProfileName, report);
     return out;
 }
 

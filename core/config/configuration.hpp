@@ -39,12 +39,18 @@ struct PluginRef {
     SourceLocation where;  // where the user named it; file only for defaults
 };
 
-// The four extension points, each the merged `enabled` list (no `disabled` after merging).
+// The extension points, each the merged `enabled` list (no `disabled` after merging).
 struct PluginSets {
     std::vector<PluginRef> deschedule;
     std::vector<PluginRef> balance;
     std::vector<PluginRef> evict;
     std::vector<PluginRef> filter;
+    // The plugins asked before an eviction (their PreEvictionFilter). Koordinator's configuration
+    // has no such list: the filter plugins are asked (absent). A DeschedulerPolicy lists them apart.
+    std::optional<std::vector<PluginRef>> preEvictionFilter;
+    const std::vector<PluginRef>& pre_eviction_filters() const {
+        return preEvictionFilter ? *preEvictionFilter : filter;
+    }
 };
 
 struct PluginConfig {
@@ -79,6 +85,10 @@ struct DeschedulerConfiguration {
     std::optional<uint32_t> maxNoOfPodsToEvictPerNode;
     std::optional<uint32_t> maxNoOfPodsToEvictPerNamespace;
     std::optional<uint32_t> maxNoOfPodsToEvictTotal;
+    // A DeschedulerPolicy's gracePeriodSeconds: the evictions' deleteOptions (absent: the pod's own).
+    std::optional<int64_t> evictionGracePeriodSeconds;
+    // Which format the file was written in (DeschedulerPolicy is kubernetes-sigs/descheduler's).
+    enum class Format { configuration, policy } format = Format::configuration;
     std::string sourceFile;
 };
 

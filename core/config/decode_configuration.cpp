@@ -2,6 +2,7 @@
 
 #include "config/bind_address.hpp"
 #include "config/build_profiles.hpp"
+#include "config/decode_policy.hpp"
 #include "config/wire.hpp"
 
 namespace kd::core {
@@ -42,14 +43,11 @@ bool check_type_meta(const rapidjson::Value& doc, Reporter& report) {
     if (!has_kind) {
         report.at("kind", "required: set \"kind: DeschedulerConfiguration\"");
         ok = false;
-    } else if (kind == "DeschedulerPolicy") {
-        report.at("kind",
-                  "\"DeschedulerPolicy\" is the kubernetes-sigs descheduler's policy format; kdesched reads "
-                  "Koordinator's DeschedulerConfiguration (profiles with plugins and pluginConfig)");
-        ok = false;
     } else if (kind != kKind) {
-        report.at("kind", "must be \"DeschedulerConfiguration\", got " +
-                              (kind.empty() ? std::string("something else") : "\"" + kind + "\""));
+        report.at("kind",
+                  "must be \"DeschedulerConfiguration\" (Koordinator's) or \"DeschedulerPolicy\" "
+                  "(kubernetes-sigs/descheduler's), got " +
+                      (kind.empty() ? std::string("something else") : "\"" + kind + "\""));
         ok = false;
     }
     return ok;
@@ -115,9 +113,25 @@ std::string bind_address(const std::optional<std::string>& in, const char* field
     return a.value;
 }
 
+// A DeschedulerPolicy (kubernetes-sigs/descheduler's format) of the one version it still reads.
+bool is_policy(const rapidjson::Value& doc, Reporter& report) {
+    if (!doc.IsObject()) return false;
+    bool has_kind = false, has_api = false;
+    if (string_member(doc, "kind", has_kind) != kPolicyKind) return false;
+    std::string api = string_member(doc, "apiVersion", has_api);
+    report.set_subject(kPolicyKind);
+    if (api != kApiVersion)
+        report.at("apiVersion", "unsupported apiVersion " + (has_api ? "\"" + api + "\"" : std::string("(none)")) +
+                                    " for a DeschedulerPolicy; kdesched reads descheduler/v1alpha2 (a v1alpha1 "
+                                    "policy of strategies must be rewritten as profiles of plugins first, as "
+                                    "kubernetes-sigs/descheduler itself requires since v0.31)");
+    return true;
+}
+
 }  // namespace
 
 DeschedulerConfiguration decode_configuration(const rapidjson::Value& doc, Reporter& report) {
+    if (is_policy(doc, report)) return report.empty() ? decode_policy(doc, report) : DeschedulerConfiguration{};
     DeschedulerConfiguration out;
     out.sourceFile = report.origin();
     if (!check_type_meta(doc, report)) return out;

@@ -195,6 +195,13 @@ WriteResult ApiBackend::evict_pod(const kd_pod& pod, std::string_view, std::stri
     json::field(w, "name", p.name());
     json::field(w, "namespace", p.ns());
     w.EndObject();
+    if (grace_period_seconds_) {
+        json::key(w, "deleteOptions");
+        w.StartObject();
+        json::key(w, "gracePeriodSeconds");
+        w.Int64(*grace_period_seconds_);
+        w.EndObject();
+    }
     w.EndObject();
     const auto& pods = kube::resource_of(ObjectKind::pod);
     kube::ApiResult r = client_.call(

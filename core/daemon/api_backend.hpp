@@ -51,6 +51,9 @@ public:
     // during the hook that writes.
     using StoredObject = std::function<std::string(std::string_view kind, std::string_view name)>;
     void set_stored_objects(StoredObject stored);
+    // A DeschedulerPolicy's gracePeriodSeconds: sent with every Eviction (deleteOptions), as
+    // kubernetes-sigs/descheduler sends it; absent, the pods' own terminationGracePeriodSeconds.
+    void set_eviction_grace_period(std::optional<int64_t> seconds) { grace_period_seconds_ = seconds; }
 
     WriteResult evict_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) override;
     WriteResult delete_pod(const kd_pod& pod, std::string_view reason, std::string_view plugin) override;
@@ -89,6 +92,7 @@ private:
     bool dry_run_ = false;
     std::function<void(std::string_view)> dry_run_counted_;
     StoredObject stored_;
+    std::optional<int64_t> grace_period_seconds_;
     // The resourceVersion each object got from this backend's last write to it, by "kind/name": an
     // update made from that version (a status write after a spec write in the same hook) is
     // patched against the model's object too. Forgotten when the object is deleted.

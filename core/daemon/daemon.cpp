@@ -252,6 +252,7 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
     ApiBackend backend(client, events);
     backend.set_gate([&loop] { return loop.leading() && !loop.lost; }, "this replica does not hold the lease");
     backend.set_dry_run(config.dryRun, [&metrics](std::string_view write) { metrics.dry_run_write(write); });
+    backend.set_eviction_grace_period(config.evictionGracePeriodSeconds);
     backend.set_stored_objects([&loop](std::string_view kind, std::string_view name) -> std::string {
         if (kind == "PodMigrationJob") {
             const PodMigrationJob* j = loop.model.migration_job_by_name(name);

@@ -13,7 +13,7 @@ namespace kd::core {
 
 const PluginInstance* EvictorProxy::first_rejection(CallScope& scope, const kd_pod& pod, bool pre_eviction,
                                                     std::string_view& reason) const {
-    for (PluginInstance* f : filters_) {
+    for (PluginInstance* f : pre_eviction ? pre_eviction_filters_ : filters_) {
         kd_call call = scope.call;
         call.plugin = kd::to_kd(f->name());
         kd_filter_result r{};

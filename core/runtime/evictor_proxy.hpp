@@ -18,10 +18,17 @@ class PluginInstance;
 
 class EvictorProxy {
 public:
-    EvictorProxy(HostContext& ctx, std::vector<PluginInstance*> filters, PluginInstance* evict)
-        : ctx_(ctx), filters_(std::move(filters)), evict_(evict) {}
+    // `pre_eviction_filters`: the plugins whose PreEvictionFilter is asked (a Koordinator profile's
+    // filter plugins; a DeschedulerPolicy's preevictionfilter list).
+    EvictorProxy(HostContext& ctx, std::vector<PluginInstance*> filters,
+                 std::vector<PluginInstance*> pre_eviction_filters, PluginInstance* evict)
+        : ctx_(ctx),
+          filters_(std::move(filters)),
+          pre_eviction_filters_(std::move(pre_eviction_filters)),
+          evict_(evict) {}
 
-    // AND of the filter plugins (allowed when there are none); the first rejection names its plugin.
+    // AND of the filter (or pre-eviction filter) plugins, allowed when there are none; the first
+    // rejection names its plugin.
     void filter(CallScope& scope, const kd_pod& pod, bool pre_eviction, kd_filter_result& out) const;
     // The full eviction path; `out` strings live in `scope`.
     void evict(CallScope& scope, const kd_pod& pod, const kd_evict_options& options, kd_evict_result& out) const;
@@ -33,6 +40,7 @@ private:
 
     HostContext& ctx_;
     std::vector<PluginInstance*> filters_;
+    std::vector<PluginInstance*> pre_eviction_filters_;
     PluginInstance* evict_;
 };
 

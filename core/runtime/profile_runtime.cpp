@@ -114,6 +114,11 @@ ProfileRuntime::ProfileRuntime(const Profile& profile, const PluginCatalog& cata
     build_point(profile_.plugins.deschedule, "deschedule", deschedule_);
     build_point(profile_.plugins.balance, "balance", balance_);
     build_point(profile_.plugins.filter, "filter", filter_);
+    std::vector<PluginInstance*> pre_eviction_filters = filter_;
+    if (profile_.plugins.preEvictionFilter) {
+        pre_eviction_filters.clear();
+        build_point(*profile_.plugins.preEvictionFilter, "filter", pre_eviction_filters);
+    }
     std::vector<PluginInstance*> evicts;
     build_point(profile_.plugins.evict, "evict", evicts);
     if (profile_.plugins.evict.empty())
@@ -126,7 +131,7 @@ ProfileRuntime::ProfileRuntime(const Profile& profile, const PluginCatalog& cata
     evict_ = evicts.front();
     for (const auto& inst : instances_)
         if (inst->entry().tick_hook()) tick_.push_back(inst.get());
-    evictor_ = std::make_unique<EvictorProxy>(ctx_, filter_, evict_);
+    evictor_ = std::make_unique<EvictorProxy>(ctx_, filter_, std::move(pre_eviction_filters), evict_);
 }
 
 template <class Hook>

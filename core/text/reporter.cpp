@@ -75,7 +75,7 @@ void Reporter::raise_if_any() const {
         std::string line = p.text();
         if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(std::move(line));
     }
-    std::string heading = origin_ + ": invalid DeschedulerConfiguration, " + std::to_string(lines.size()) +
+    std::string heading = origin_ + ": invalid " + subject_ + ", " + std::to_string(lines.size()) +
                           (lines.size() == 1 ? " problem:" : " problems:");
     throw Error(heading, lines);
 }

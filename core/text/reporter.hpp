@@ -38,11 +38,14 @@ public:
     const std::string& origin() const { return origin_; }
     const LocationIndex& index() const { return index_; }
 
+    // What the file holds, for the heading of the error ("invalid <subject>, 2 problems:").
+    void set_subject(std::string subject) { subject_ = std::move(subject); }
     // Throws kd::core::Error when anything was reported.
     void raise_if_any() const;
 
 private:
     std::string origin_;
+    std::string subject_ = "DeschedulerConfiguration";
     const LocationIndex& index_;
     std::vector<Problem> problems_;
 };

@@ -53,6 +53,20 @@ TEST_CASE("validate prints every problem with file:line:column and exits 1", "[c
                                          "evictLocalStorage: unknown field"));
 }
 
+TEST_CASE("validate reads kubernetes-sigs/descheduler's DeschedulerPolicy as is", "[cli][policy]") {
+    auto ok = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-policy.yaml"));
+    CHECK(ok.exit_code == 0);
+    CHECK_THAT(ok.output, Catch::StartsWith("OK: "));
+    auto bad =
+        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-policy-invalid.yaml"));
+    CHECK(bad.exit_code == 1);
+    CHECK_THAT(bad.output, Catch::Contains("sigs-policy-invalid.yaml: invalid DeschedulerPolicy"));
+    CHECK_THAT(bad.output, Catch::Contains("sigs-policy-invalid.yaml:3:15: nodeSelector: invalid selector \"zone in "
+                                           "(a\": at character 11 (the end): expected \",\" or \")\""));
+    CHECK_THAT(bad.output, Catch::Contains("sigs-policy-invalid.yaml:12:19: profiles[0].plugins.deschedule: plugin "
+                                           "\"NoSuchPlugin\" has no entry in this profile's pluginConfig"));
+}
+
 TEST_CASE("a bad command line exits 2", "[cli]") {
     CHECK(run_command(quote(kBin) + " validate").exit_code == 2);
     CHECK(run_command(quote(kBin) + " frobnicate").exit_code == 2);

@@ -65,6 +65,27 @@ TEST_CASE("3 cycles on the hotspot example: the api pod leaves node-1 for node-2
     CHECK(doc["summary"]["podsMoved"].GetUint() == 1);
 }
 
+TEST_CASE("a DeschedulerPolicy decides as the same Koordinator profile does", "[simulate][policy]") {
+    // The same thresholds as hotspot-immediate.yaml; the policy's DefaultEvictor is its evictor.
+    auto koord = simulate_json("--cycles 3 --config " + quote(kData + "/simulate/hotspot-immediate.yaml") +
+                               " --cluster " + quote(kExamples + "/hotspot.json"));
+    auto policy = simulate_json("--cycles 3 --config " + quote(kData + "/integration/sigs-policy.yaml") +
+                                " --cluster " + quote(kExamples + "/hotspot.json"));
+    auto evictions = [](const rapidjson::Document& doc) {
+        std::vector<std::string> out;
+        for (const auto& c : doc["cycles"].GetArray())
+            for (const auto& e : c["evictions"].GetArray())
+                out.push_back(str(e, "pod") + " " + str(e, "node") + " " + str(e, "plugin") + " " + str(e, "result") +
+                              " " + str(e, "reason"));
+        return out;
+    };
+    CHECK(evictions(policy) == evictions(koord));
+    CHECK(evictions(policy) ==
+          std::vector<std::string>{"shop/api-7c9f8d6b5-606ef node-1 LowNodeLoad accepted node is overutilized, node "
+                                   "cpu usage(90.62%)>threshold(75.00%)"});
+    CHECK(policy["summary"]["podsMoved"].GetUint() == 1);
+}
+
 TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", "[simulate]") {
     // consecutiveAbnormalities 5, counted strictly greater (koord's `filterRealAbnormalNodes`): 6
     // overloaded cycles.

@@ -38,6 +38,7 @@ TEST_CASE("a ConfigMap whose only data value is not a configuration reports that
               "test.yaml[data.config]: invalid DeschedulerConfiguration, 2 problems:",
               "test.yaml[data.config]:1:1: apiVersion: required: this file must start with \"apiVersion: "
               "descheduler/v1alpha2\"",
-              "test.yaml[data.config]:1:7: kind: must be \"DeschedulerConfiguration\", got \"Pod\"",
+              "test.yaml[data.config]:1:7: kind: must be \"DeschedulerConfiguration\" (Koordinator's) or "
+              "\"DeschedulerPolicy\" (kubernetes-sigs/descheduler's), got \"Pod\"",
           });
 }

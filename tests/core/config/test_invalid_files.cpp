@@ -135,13 +135,10 @@ TEST_CASE("wrong apiVersion or kind stops before field checks") {
     const std::string f = "invalid/wrong-api-version.yaml";
     CHECK(file_errors(f) == Lines{heading(f, 1), f + ":1:13: apiVersion: unsupported apiVersion "
                                                      "\"descheduler/v1alpha1\"; kdesched reads descheduler/v1alpha2"});
-    const std::string p = "invalid/descheduler-policy.yaml";
-    CHECK(file_errors(p) ==
-          Lines{heading(p, 1), p + ":2:7: kind: \"DeschedulerPolicy\" is the kubernetes-sigs descheduler's policy "
-                                   "format; kdesched reads Koordinator's DeschedulerConfiguration (profiles with "
-                                   "plugins and pluginConfig)"});
     CHECK(text_errors("apiVersion: descheduler/v1alpha2\nkind: Pod\nbogus: 1\n") ==
-          Lines{heading("test.yaml", 1), "test.yaml:2:7: kind: must be \"DeschedulerConfiguration\", got \"Pod\""});
+          Lines{heading("test.yaml", 1),
+                "test.yaml:2:7: kind: must be \"DeschedulerConfiguration\" (Koordinator's) "
+                "or \"DeschedulerPolicy\" (kubernetes-sigs/descheduler's), got \"Pod\""});
     CHECK(text_errors("- a\n- b\n") ==
           Lines{heading("test.yaml", 1),
                 "test.yaml:1:1: the file must hold a DeschedulerConfiguration mapping, got a list"});

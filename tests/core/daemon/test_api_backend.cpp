@@ -156,6 +156,19 @@ TEST_CASE("api backend: evict_pod sends a policy/v1 Eviction to pods/<name>/evic
     REQUIRE(f.backend.evict_pod(f.pod("web-2"), "", "LowNodeLoad").ok());
     CHECK(summary(f.server, "/apis/policy/") == std::vector<std::string>{"GET /apis/policy/v1 200"});
     CHECK(stored(f.server, "Pod", "web-2").IsNull());
+    CHECK(b.FindMember("deleteOptions") == b.MemberEnd());  // no grace period of its own: the pod's
+}
+
+TEST_CASE("api backend: a DeschedulerPolicy's gracePeriodSeconds goes with every Eviction", "[daemon][api_backend]") {
+    Fixture f;
+    f.backend.set_eviction_grace_period(30);
+    REQUIRE(f.backend.evict_pod(f.pod("web-1"), "too old", "PodLifeTime").ok());
+    auto evictions = f.server.served("/api/v1/namespaces/shop/pods/web-1/eviction");
+    REQUIRE(evictions.size() == 1);
+    const auto& b = evictions[0].body;
+    REQUIRE(b.HasMember("deleteOptions"));
+    CHECK(b["deleteOptions"]["gracePeriodSeconds"].GetInt64() == 30);
+    CHECK(string_at(b, "metadata", "name") == "web-1");
 }
 
 TEST_CASE("api backend: a server without policy/v1 gets a policy/v1beta1 Eviction", "[daemon][api_backend]") {

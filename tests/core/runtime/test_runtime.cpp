@@ -287,6 +287,41 @@ TEST_CASE("evict runs the profile's PreEvictionFilter unless the request skips i
     CHECK(std::count(g_trace.begin(), g_trace.end(), "evict ns/fits by OldEvictAll: old plugin") == 1);
 }
 
+TEST_CASE("a profile with its own pre-eviction list (a DeschedulerPolicy's) asks only those plugins before evicting",
+          "[runtime][proxy]") {
+    auto outcomes = [](std::vector<std::string> filters, std::vector<std::string> pre_eviction) {
+        g_trace.clear();
+        auto cat = catalog_with_fixtures();
+        DeschedulerConfiguration c = config(R"(profiles:
+- name: p
+  plugins:
+    balance: {enabled: [{name: EvictAll}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}]}
+)");
+        for (const auto& f : filters) c.profiles[0].plugins.filter.push_back({f, {}});
+        c.profiles[0].plugins.preEvictionFilter.emplace();
+        for (const auto& f : pre_eviction) c.profiles[0].plugins.preEvictionFilter->push_back({f, {}});
+        RecordingObserver obs;
+        Descheduler d(c, cat, nullptr, &obs);
+        kd::testing::SnapshotBuilder b;
+        b.node("n1");
+        b.node("n2");
+        b.pod("ns", "nofit").on("n1");
+        b.pod("ns", "keep").on("n1").label("keep", "true");
+        REQUIRE_FALSE(d.run_cycle(*b.build()));
+        std::vector<std::string> out;
+        for (auto& r : obs.records) out.push_back(r.pod + " " + kd::evict_code_name(r.code));
+        return out;
+    };
+    // Filter only: its Filter refuses "keep"; its PreEvictionFilter is never asked.
+    CHECK(outcomes({"KeepFilter"}, {}) == std::vector<std::string>{"ns/nofit accepted", "ns/keep filtered"});
+    CHECK(std::count(g_trace.begin(), g_trace.end(), "pre-eviction ns/nofit") == 0);
+    // Pre-eviction only: its PreEvictionFilter refuses "nofit"; its Filter is never asked.
+    CHECK(outcomes({}, {"KeepFilter"}) == std::vector<std::string>{"ns/nofit filtered", "ns/keep accepted"});
+    CHECK(std::count(g_trace.begin(), g_trace.end(), "filter ns/keep") == 0);
+}
+
 TEST_CASE("per-node, per-namespace and total limits stop evictions after the filters", "[runtime][proxy]") {
     auto outcomes = [](const std::string& limits) {
         g_trace.clear();
