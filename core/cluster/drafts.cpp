@@ -8,6 +8,7 @@ void PodDraft::clear() {
     meta.clear();
     bound = kd_pod{};
     bound_spec = kd_pod_spec{};
+    lists.clear();
     scheduler_name = phase = qos_class = {};
     priority.reset();
     containers.clear();

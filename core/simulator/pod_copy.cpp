@@ -67,8 +67,12 @@ PodCopy::PodCopy(const kd_pod& raw) {
                                        c.restart_count(), c.exit_code(), std::string(c.name()),
                                        std::string(c.reason())});
     auto keep = [&](std::string_view s) { return s.empty() ? kd_str{} : kd::to_kd(texts_.emplace_back(s)); };
-    schema::copy_bound(bound_, raw, keep);
-    schema::copy_bound(bound_spec_, *raw.spec, keep);
+    auto keep_array = [&](const void* data, size_t bytes) -> const void* {
+        const auto* words = static_cast<const uint64_t*>(data);
+        return arrays_.emplace_back(words, words + bytes / 8).data();
+    };
+    schema::copy_bound(bound_, raw, keep, keep_array);
+    schema::copy_bound(bound_spec_, *raw.spec, keep, keep_array);
 }
 
 const PodDraft& PodCopy::replacement(const std::string& name, const std::string& uid, const std::string& node,

@@ -71,6 +71,7 @@ private:
     kd_pod bound_{};
     kd_pod_spec bound_spec_{};
     std::deque<std::string> texts_;
+    std::deque<std::vector<uint64_t>> arrays_;  // the bound lists' arrays
     std::string controller_kind_, controller_name_;
     std::string new_name_, new_uid_, new_node_;
     PodDraft draft_;

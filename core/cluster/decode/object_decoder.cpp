@@ -191,7 +191,16 @@ constexpr std::array<KeyMatcher, schema::kSlotCount> kKeyMatchers =
 
 ObjectDecoder::Slot ObjectDecoder::key_slot(Slot ctx, std::string_view k) {
     KeyMatcher match = kKeyMatchers[static_cast<size_t>(ctx)];
-    return match ? match(k, bind_) : Slot::skip;
+    if (match) return match(k, bind_);
+    // A bound list's element, or an object inlined into one: the rows of its Shape, a few each.
+    const Frame& f = stack_.back();
+    if (f.place && f.place->shape)
+        for (const schema::FieldRow& r : f.place->shape->rows)
+            if (r.json == k) {
+                bind_ = &r.bind;
+                return r.slot;
+            }
+    return Slot::skip;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,6 +353,12 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::selector_req:
             (*selector_)->matchExpressions.emplace_back();
             break;
+        case Slot::bound_element:
+        case Slot::bound_object:
+            return open_bound_element(slot);
+        case Slot::bound_kvs:
+            open_bound(slot, false);
+            return true;
         case Slot::pod_root:
         case Slot::node_root:
         case Slot::nm_root:
@@ -394,6 +409,7 @@ bool ObjectDecoder::EndObject(SizeType) {
         return true;
     }
     if (stack_.back().ctx == Slot::node_condition && cond_type_ == "Ready") node_.ready_status = cond_status_;
+    if (stack_.back().ctx == Slot::bound_kvs) close_bound();
     stack_.pop_back();
     if (stack_.empty()) finished_ = true;
     return true;
@@ -414,6 +430,10 @@ bool ObjectDecoder::start_array(Slot slot) {
         return true;
     }
     if (elem == Slot::none) return wrong_type(slot, "a list", true);
+    if (slot == Slot::bound_list || slot == Slot::bound_strs) {
+        open_bound(slot, true);
+        return true;
+    }
     // Where the elements go, for lists whose elements' context is shared.
     switch (slot) {
         case Slot::match_expressions:
@@ -449,6 +469,7 @@ bool ObjectDecoder::EndArray(SizeType) {
         --skip_;
         return true;
     }
+    if (stack_.back().ctx == Slot::bound_list || stack_.back().ctx == Slot::bound_strs) close_bound();
     stack_.pop_back();
     return true;
 }
@@ -491,6 +512,14 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             return true;
         case Slot::bound_string:
             store(kd_str{v.data(), v.size()});
+            return true;
+        case Slot::bound_kv_value: {
+            std::string_view key = stack_.back().key;
+            append_bound(kd_key_value{kd_str{key.data(), key.size()}, kd_str{v.data(), v.size()}});
+            return true;
+        }
+        case Slot::bound_str_item:
+            append_bound(kd_str{v.data(), v.size()});
             return true;
         case Slot::created:
         case Slot::deleted:
@@ -621,6 +650,10 @@ void ObjectDecoder::set_time(Slot slot, int64_t unix_ms) {
 // slot of T's type gets here, so the type check is the compiler's.
 template <class T>
 void ObjectDecoder::store(T v) {
+    if (bind_->place.base != schema::Base::none) {
+        std::memcpy(bound_base(bind_->place) + bind_->place.at, &v, sizeof v);
+        return;
+    }
     auto put = [&](auto& target) {
         using S = std::remove_reference_t<decltype(target)>;
         schema::with_member<S>(*bind_, [&](auto mp) {
@@ -629,6 +662,70 @@ void ObjectDecoder::store(T v) {
     };
     put(pod_.bound);
     put(pod_.bound_spec);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bound lists (cluster/schema/object_schema.hpp): elements built in the draft's ListArena, their
+// members stored at the offsets their rows give.
+
+std::byte* ObjectDecoder::bound_base(const schema::Place& p) {
+    switch (p.base) {
+        case schema::Base::pod:
+            return reinterpret_cast<std::byte*>(&pod_.bound);
+        case schema::Base::pod_spec:
+            return reinterpret_cast<std::byte*>(&pod_.bound_spec);
+        default:
+            return stack_.back().base;  // the element being read
+    }
+}
+
+void ObjectDecoder::open_bound(Slot slot, bool list) {
+    const schema::Place* p = &bind_->place;
+    std::byte* base = bound_base(*p);
+    push(slot, list ? schema::element_of(slot) : Slot{}, list);
+    Frame& f = stack_.back();
+    f.place = p;
+    f.base = base;
+    f.buf = pod_.lists.open();
+}
+
+bool ObjectDecoder::open_bound_element(Slot slot) {
+    const schema::Place* p;
+    std::byte* e;
+    if (slot == Slot::bound_element) {
+        const Frame& list = stack_.back();
+        p = list.place;
+        const uint32_t size = p->shape->size;
+        e = pod_.lists.append(list.buf, size);
+        std::memcpy(e, &size, sizeof size);  // struct_size, first in every element
+    } else {  // an object inlined into the element being read: present, members the element's
+        p = &bind_->place;
+        e = stack_.back().base;
+        e[p->at] = std::byte{1};
+    }
+    push(slot);
+    stack_.back().place = p;
+    stack_.back().base = e;
+    return true;
+}
+
+void ObjectDecoder::close_bound() {
+    const Frame& f = stack_.back();
+    const schema::Place& p = *f.place;
+    const size_t size = p.type == schema::Field::list  ? p.shape->size
+                        : p.type == schema::Field::kvs ? sizeof(kd_key_value)
+                                                       : sizeof(kd_str);
+    const void* items = pod_.lists.data(f.buf);
+    const size_t count = pod_.lists.bytes(f.buf) / size;
+    // kd_str_list and kd_key_value_list are {items, count} too.
+    const uint32_t count_at = p.type == schema::Field::list ? p.count : p.at + offsetof(kd_str_list, count);
+    std::memcpy(f.base + p.at, &items, sizeof items);
+    std::memcpy(f.base + count_at, &count, sizeof count);
+}
+
+template <class T>
+void ObjectDecoder::append_bound(const T& v) {
+    std::memcpy(pod_.lists.append(stack_.back().buf, sizeof(T)), &v, sizeof v);
 }
 
 bool ObjectDecoder::Timestamp(int64_t unix_ms) {
@@ -655,6 +752,7 @@ bool ObjectDecoder::Null() {
         case Slot::kv_value:
         case Slot::annotation_value:
         case Slot::selector_label_value:
+        case Slot::bound_kv_value:
             return string_value(slot, "");
         case Slot::quantity:
             res_->emplace_back(stack_.back().key, 0);

@@ -115,7 +115,9 @@ const kd_pod_spec* ModelPools::intern_pod_spec(const PodDraft& d, std::string_vi
     spec.namespace_ = intern(d.meta.ns);
     spec.labels = intern_kvs(d.meta.labels);
     spec.scheduler_name = intern(scheduler);
-    schema::copy_bound(spec, d.bound_spec, [&](std::string_view s) { return intern(s); });
+    schema::copy_bound(
+        spec, d.bound_spec, [&](std::string_view s) { return intern(s); },
+        [&](const void* data, size_t bytes) { return keep_array(data, bytes); });
     spec.owners =
         intern_each(owner_pool_, scratch_.owners, d.meta.owners, spec.owner_count, [&](auto& e, const auto& o) {
             e.api_version = intern(o.api_version);

@@ -8,6 +8,7 @@
 #include "kube/client/api_status.hpp"
 #include "kube/watch/response_splitters.hpp"
 #include "recording_sink.hpp"
+#include "spread_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -201,6 +202,25 @@ TEST_CASE("protobuf: a Pod's status.startTime (PodStatus 7, metav1.Time) is read
     REQUIRE(pb.pods.size() == 1);
     CHECK(pb.pods[0].bound.start_time_ms == 1795168805000);
     CHECK(pb.texts == json.texts);
+}
+
+TEST_CASE("protobuf: spec.topologySpreadConstraints (PodSpec 33), a bound list, is read whole", "[kube][protobuf]") {
+    // web-1 has two constraints (objects.yaml): every element field, its labelSelector's
+    // matchLabels and matchExpressions included, comes out of the server's protobuf as from JSON.
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder decoder("pods.pb", "Pod", "v1", pb);
+    ListBodySplitter splitter([&](std::string_view item, Encoding) { CHECK_FALSE(decoder.decode_protobuf(item)); });
+    splitter.feed(read("pods.pb"));
+    load_cluster_text(read("pods.json"), "pods.json", json);
+    REQUIRE(pb.pods.size() == json.pods.size());
+    size_t with = 0;
+    for (size_t i = 0; i < pb.pods.size(); ++i) {
+        const auto spread = kd::test::spread_text(pb.pods[i].bound_spec);
+        CHECK(spread == kd::test::spread_text(json.pods[i].bound_spec));
+        if (pb.pods[i].meta.name == "web-1") CHECK(spread == kd::test::kTwoSpreadConstraints);
+        with += !spread.empty();
+    }
+    CHECK(with == 1);
 }
 
 TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split anywhere", "[kube][protobuf]") {
