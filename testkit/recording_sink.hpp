@@ -61,7 +61,6 @@ public:
                     for (auto& v : r.values) own(v);
                 }
         }
-        for (auto& t : p.tolerations) own(t.key), own(t.op), own(t.value), own(t.effect);
         for (auto& c : p.conditions) own(c.type), own(c.status), own(c.reason), own(c.message);
         for (auto& c : p.container_statuses) own(c.name), own(c.reason);
         texts.push_back(text(p));
@@ -194,8 +193,6 @@ private:
                 o << ")";
             }
         }
-        o << "] tolerations=[";
-        for (const auto& t : p.tolerations) o << t.key << "," << t.op << "," << t.value << "," << t.effect << ";";
         o << "] volumes=" << p.local_storage << p.pvc << p.ephemeral_volume << " conditions=[";
         for (const auto& c : p.conditions) o << c.type << "," << c.status << "," << c.reason << "," << c.message << ";";
         o << "]";

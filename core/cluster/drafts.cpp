@@ -17,7 +17,6 @@ void PodDraft::clear() {
     node_selector.clear();
     has_required_affinity = false;
     affinity_terms.clear();
-    tolerations.clear();
     local_storage = pvc = ephemeral_volume = false;
     conditions.clear();
     container_statuses.clear();

@@ -77,10 +77,6 @@ struct PodDraft {
     std::vector<KeyValueDraft> node_selector;
     bool has_required_affinity = false;
     std::vector<NodeSelectorTermDraft> affinity_terms;
-    struct Toleration {
-        std::string_view key, op, value, effect;
-    };
-    std::vector<Toleration> tolerations;
     bool local_storage = false, pvc = false, ephemeral_volume = false;
     struct Condition {
         std::string_view type, status, reason, message;

@@ -56,9 +56,6 @@ PodCopy::PodCopy(const kd_pod& raw) {
         copy(t.fields(), term.fields);
         terms_.push_back(std::move(term));
     }
-    for (auto t : p.tolerations())
-        tolerations_.push_back(
-            {std::string(t.key()), std::string(t.op()), std::string(t.value()), std::string(t.effect())});
     for (auto c : p.conditions())
         conditions_.push_back(
             {std::string(c.type()), std::string(c.status()), std::string(c.reason()), std::string(c.message())});
@@ -109,7 +106,6 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
         for (const auto& r : t.fields) term.fields.push_back({r.key, r.op, {r.values.begin(), r.values.end()}});
         d.affinity_terms.push_back(std::move(term));
     }
-    for (const auto& t : tolerations_) d.tolerations.push_back({t[0], t[1], t[2], t[3]});
     d.local_storage = flags_ & KD_POD_LOCAL_STORAGE;
     d.pvc = flags_ & KD_POD_PVC;
     d.ephemeral_volume = flags_ & KD_POD_EPHEMERAL_VOLUME;

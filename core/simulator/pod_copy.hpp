@@ -58,7 +58,6 @@ private:
         std::vector<Requirement> expressions, fields;
     };
     std::vector<Term> terms_;
-    std::vector<std::array<std::string, 4>> tolerations_;
     // Kept for annotated(): the pod's own status.
     std::vector<std::array<std::string, 4>> conditions_;  // type, status, reason, message
     struct ContainerStatus {

@@ -265,9 +265,6 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::node_req:
             reqs_->emplace_back();
             break;
-        case Slot::toleration:
-            pod_.tolerations.emplace_back();
-            break;
         case Slot::container:
             containers_->emplace_back();
             break;
@@ -556,18 +553,6 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             return true;
         case Slot::req_value:
             reqs_->back().values.push_back(v);
-            return true;
-        case Slot::tol_key:
-            pod_.tolerations.back().key = v;
-            return true;
-        case Slot::tol_op:
-            pod_.tolerations.back().op = v;
-            return true;
-        case Slot::tol_value:
-            pod_.tolerations.back().value = v;
-            return true;
-        case Slot::tol_effect:
-            pod_.tolerations.back().effect = v;
             return true;
         case Slot::restart_policy:
             containers_->back().restart_always = v == "Always";

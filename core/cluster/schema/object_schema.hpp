@@ -13,13 +13,14 @@
 // member is part of the spec's content key), the model digest adds them, and so do the simulator's
 // pod copies and the tests' RecordingSink.
 //
-// A bound list row binds a `const T* items; size_t count;` pair of kd_pod / kd_pod_spec to a Shape:
-// T's size and a row table whose rows bind T's members by offset (KD_MEMBER: kd_str, int32_t,
-// uint8_t, int64_t, kd_str_list, kd_key_value_list; KD_LIST: a nested list; KD_OBJECT: an object
-// inlined into T, like a label selector). The same generic code follows these rows: the decoder
-// builds the elements in the draft's ListArena, clear() forgets them, the model interns each array
-// (strings interned, nested arrays first) and adds it to the spec's content key and the digest, and
-// the pod copy and RecordingSink copy it.
+// A bound list row (spec.tolerations, spec.topologySpreadConstraints) binds a `const T* items;
+// size_t count;` pair of kd_pod / kd_pod_spec to a Shape: T's size and a row table whose rows bind
+// T's members by offset (KD_MEMBER: kd_str, int32_t, uint8_t, int64_t, kd_str_list,
+// kd_key_value_list; KD_LIST: a nested list; KD_OBJECT: an object inlined into T, like a label
+// selector). The same generic code follows these rows: the decoder builds the elements in the
+// draft's ListArena, clear() forgets them, the model interns each array (strings interned, nested
+// arrays first) and adds it to the spec's content key and the digest, and the pod copy and
+// RecordingSink copy it.
 //
 // Adding a pod scalar stored as-is: the ABI member (and its accessor in sdk view.hpp), and its row
 // here. Adding a pod list of structs: the ABI element struct (struct_size first) and the `items`,
@@ -76,7 +77,6 @@ enum class Slot : unsigned char {
     node_required,
     term,
     node_req,
-    toleration,
     container,
     resources,
     requests,
@@ -131,7 +131,6 @@ enum class Slot : unsigned char {
     match_expressions,
     match_fields,
     req_values,
-    tolerations,
     containers,
     init_containers,
     volumes,
@@ -164,10 +163,6 @@ enum class Slot : unsigned char {
     req_key,
     req_op,
     req_value,
-    tol_key,
-    tol_op,
-    tol_value,
-    tol_effect,
     restart_policy,
     phase,
     qos_class,
@@ -475,6 +470,15 @@ inline constexpr std::array<FieldRow, 3> kSelectorRequirement = {{
     {"values", 3, Wire::strings, Slot::selector_values},
 }};
 
+// core/v1 Toleration: a bound list.
+inline constexpr std::array<FieldRow, 4> kToleration = {{
+    {"key", 1, Wire::string, KD_MEMBER(kd_toleration, key)},
+    {"operator", 2, Wire::string, KD_MEMBER(kd_toleration, operator_)},
+    {"value", 3, Wire::string, KD_MEMBER(kd_toleration, value)},
+    {"effect", 4, Wire::string, KD_MEMBER(kd_toleration, effect)},
+}};
+inline constexpr Shape kTolerationShape{sizeof(kd_toleration), kToleration};
+
 // core/v1 TopologySpreadConstraint (a bound list: its rows bind the element's members), its
 // labelSelector inlined into it, and meta/v1 LabelSelectorRequirement as a kd_selector_requirement.
 inline constexpr std::array<FieldRow, 3> kLabelRequirement = {{
@@ -512,7 +516,7 @@ inline constexpr std::array<FieldRow, 12> kPodSpec = {{
     {"priority", 25, Wire::int32, Slot::priority},
     {"priorityClassName", 24, Wire::string, bound(&kd_pod_spec::priority_class_name)},
     {"schedulerName", 19, Wire::string, Slot::scheduler_name},
-    {"tolerations", 22, Wire::messages, Slot::tolerations},
+    {"tolerations", 22, Wire::messages, KD_LIST(kd_pod_spec, tolerations, toleration_count, kTolerationShape)},
     {"nodeSelector", 7, Wire::string_map, Slot::node_selector},
     {"affinity", 18, Wire::message, Slot::affinity},
     {"overhead", 32, Wire::quantity_map, Slot::overhead},
@@ -531,12 +535,6 @@ inline constexpr std::array<FieldRow, 3> kNodeRequirement = {{
     {"key", 1, Wire::string, Slot::req_key},
     {"operator", 2, Wire::string, Slot::req_op},
     {"values", 3, Wire::strings, Slot::req_values},
-}};
-inline constexpr std::array<FieldRow, 4> kToleration = {{
-    {"key", 1, Wire::string, Slot::tol_key},
-    {"operator", 2, Wire::string, Slot::tol_op},
-    {"value", 3, Wire::string, Slot::tol_value},
-    {"effect", 4, Wire::string, Slot::tol_effect},
 }};
 inline constexpr std::array<FieldRow, 2> kContainer = {{
     {"resources", 8, Wire::message, Slot::resources},
@@ -726,7 +724,6 @@ inline constexpr Context kContexts[] = {
     {Slot::node_required, rows::kNodeRequired},
     {Slot::term, rows::kTerm},
     {Slot::node_req, rows::kNodeRequirement},
-    {Slot::toleration, rows::kToleration},
     {Slot::container, rows::kContainer},
     {Slot::resources, rows::kResources},
     {Slot::volume, rows::kVolume},
@@ -791,8 +788,6 @@ constexpr Slot element_of(Slot list) {
             return Slot::node_req;
         case Slot::req_values:
             return Slot::req_value;
-        case Slot::tolerations:
-            return Slot::toleration;
         case Slot::containers:
         case Slot::init_containers:
             return Slot::container;

@@ -52,7 +52,6 @@ private:
     ArrayPool<kd_key_value> kv_pool_;
     ArrayPool<kd_resource> resource_pool_;
     ArrayPool<kd_owner_reference> owner_pool_;
-    ArrayPool<kd_toleration> toleration_pool_;
     ArrayPool<kd_pod_condition> condition_pool_;
     ArrayPool<kd_container_status> container_status_pool_;
     ArrayPool<kd_taint> taint_pool_;
@@ -77,7 +76,6 @@ private:
         std::vector<kd_owner_reference> owners;
         std::vector<kd_node_selector_term> terms;
         std::vector<kd_str> strs;
-        std::vector<kd_toleration> tolerations;
         std::vector<kd_pod_condition> conditions;
         std::vector<kd_container_status> container_statuses;
         std::vector<kd_taint> taints;

@@ -101,6 +101,9 @@ TEST_CASE("protobuf: the fields that matter are read (not merely equal to JSON)"
     CHECK(web.find("note=") != std::string::npos);
     CHECK(web.find("apps/v1,ReplicaSet,web-5d8f,6b1d3c52-0000-4000-8000-000000000001,1;") != std::string::npos);
     CHECK(web.find("priority=100000") != std::string::npos);
+    // Tolerations, a bound list (PodSpec 22): an empty operator or effect is absent.
+    CHECK(web.find(" tolerations=[key=dedicated operator=Equal value=batch effect=NoSchedule ;operator=Exists ;]") !=
+          std::string::npos);
     // Container statuses in kd_pod's order (the server lists the init containers' after), the
     // waiting reason, the running state; the last state is not read.
     CHECK(web.find("statuses=[0,app,7,1,CrashLoopBackOff,0;0,log,0,2,,0;1,setup,0,3,Completed,0;1,proxy,1,2,,0;]") !=
