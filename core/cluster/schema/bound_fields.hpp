@@ -87,47 +87,70 @@ void copy_placed(std::byte* dst, const std::byte* src, const Place& p, Intern& i
     }
 }
 
-// Adds the member `p` places in the struct at `s` to `k`; lists with their length first.
-inline void add_placed(ContentKey& k, const std::byte* s, const Place& p) {
+// The member `p` places in the struct at `s`, folded into `w` (lists with their length first),
+// as ContentKey::add folds the strings of one element: a list element costs one step of the key.
+inline uint64_t fold_placed(uint64_t w, const std::byte* s, const Place& p) {
+    auto put = [&](uint64_t x) { w = w * 0x9FB21C651E98DF25ULL + x; };
     switch (p.type) {
         case Field::none:
-            return;
+            break;
         case Field::str:
-            k.add(view(load<kd_str>(s + p.at)));
-            return;
+            put(fast_hash(view(load<kd_str>(s + p.at))));
+            break;
         case Field::int32:
-            k.add_word(static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(s + p.at))));
-            return;
+            put(static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(s + p.at))));
+            break;
         case Field::boolean:
-        case Field::object:
-            k.add_word(load<uint8_t>(s + p.at));
-            if (p.type == Field::object)
-                for (const FieldRow& r : p.shape->rows) add_placed(k, s, r.bind.place);
-            return;
+            put(load<uint8_t>(s + p.at));
+            break;
         case Field::time:
-            k.add_word(static_cast<uint64_t>(load<int64_t>(s + p.at)));
-            return;
+            put(static_cast<uint64_t>(load<int64_t>(s + p.at)));
+            break;
         case Field::strs: {
             const auto l = load<kd_str_list>(s + p.at);
-            k.add_word(l.count);
-            for (size_t i = 0; i < l.count; ++i) k.add(view(l.items[i]));
-            return;
+            put(l.count);
+            for (size_t i = 0; i < l.count; ++i) put(fast_hash(view(l.items[i])));
+            break;
         }
         case Field::kvs: {
             const auto l = load<kd_key_value_list>(s + p.at);
-            k.add_word(l.count);
-            for (size_t i = 0; i < l.count; ++i) k.add(view(l.items[i].key), view(l.items[i].value));
-            return;
+            put(l.count);
+            for (size_t i = 0; i < l.count; ++i)
+                put(fast_hash(view(l.items[i].key))), put(fast_hash(view(l.items[i].value)));
+            break;
         }
         case Field::list: {
             const auto* items = load<const std::byte*>(s + p.at);
             const auto count = load<size_t>(s + p.count);
-            k.add_word(count);
-            const uint32_t stride = count ? load<uint32_t>(items) : 0;
+            put(count);
+            const uint32_t stride = count ? load<uint32_t>(items) : 0;  // the producer's struct_size
             for (size_t i = 0; i < count; ++i)
-                for (const FieldRow& r : p.shape->rows) add_placed(k, items + i * stride, r.bind.place);
-            return;
+                for (const FieldRow& r : p.shape->rows) w = fold_placed(w, items + i * stride, r.bind.place);
+            break;
         }
+        case Field::object:
+            put(load<uint8_t>(s + p.at));
+            for (const FieldRow& r : p.shape->rows) w = fold_placed(w, s, r.bind.place);
+            break;
+    }
+    return w;
+}
+
+// Adds the member `p` places in the struct at `s` to `k`: a list its length, then a word per
+// element; anything else one word.
+inline void add_placed(ContentKey& k, const std::byte* s, const Place& p) {
+    if (p.type != Field::list) {
+        k.add_word(fold_placed(0, s, p));
+        return;
+    }
+    const auto* items = load<const std::byte*>(s + p.at);
+    const auto count = load<size_t>(s + p.count);
+    k.add_word(count);
+    const uint32_t stride = count ? load<uint32_t>(items) : 0;
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t w = 0;
+        for (const FieldRow& r : p.shape->rows) w = fold_placed(w, items + i * stride, r.bind.place);
+        k.add_word(w);
     }
 }
 
