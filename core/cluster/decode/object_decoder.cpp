@@ -187,20 +187,59 @@ constexpr std::array<KeyMatcher, schema::kSlotCount> key_matchers(std::index_seq
 constexpr std::array<KeyMatcher, schema::kSlotCount> kKeyMatchers =
     key_matchers(std::make_index_sequence<std::size(schema::kContexts)>{});
 
+// The same for the rows of each Shape (a bound list's elements, an object inlined into one).
+template <size_t S, size_t I>
+inline bool match_shape_row(std::string_view k, Slot& out, const schema::Binding*& bind) {
+    static constexpr schema::FieldRow row = schema::kShapes.at[S]->rows[I];
+    static constexpr size_t n = row.json.size();
+    if (k.size() != n || std::memcmp(k.data(), row.json.data(), n) != 0) return false;
+    out = row.slot;
+    bind = &schema::kShapes.at[S]->rows[I].bind;
+    return true;
+}
+template <size_t S, size_t... I>
+Slot match_shape(std::string_view k, const schema::Binding*& bind, std::index_sequence<I...>) {
+    Slot out = Slot::skip;
+    (void)(match_shape_row<S, I>(k, out, bind) || ...);
+    return out;
+}
+template <size_t S>
+Slot match_shape_keys(std::string_view k, const schema::Binding*& bind) {
+    return match_shape<S>(k, bind, std::make_index_sequence<schema::kShapes.at[S]->rows.size()>{});
+}
+template <size_t... S>
+constexpr std::array<KeyMatcher, sizeof...(S)> shape_matchers(std::index_sequence<S...>) {
+    return {&match_shape_keys<S>...};
+}
+constexpr auto kShapeMatchers = shape_matchers(std::make_index_sequence<schema::kShapes.n>{});
+
+// A Shape's index in kShapes (and kShapeMatchers): found among the few there are by address.
+uint8_t shape_number(const schema::Shape* shape) {
+    for (size_t i = 0; i < schema::kShapes.n; ++i)
+        if (schema::kShapes.at[i] == shape) return static_cast<uint8_t>(i);
+    return 0xff;
+}
+
 }  // namespace
 
 ObjectDecoder::Slot ObjectDecoder::key_slot(Slot ctx, std::string_view k) {
     KeyMatcher match = kKeyMatchers[static_cast<size_t>(ctx)];
-    if (match) return match(k, bind_);
-    // A bound list's element, or an object inlined into one: the rows of its Shape, a few each.
-    const Frame& f = stack_.back();
-    if (f.place && f.place->shape)
-        for (const schema::FieldRow& r : f.place->shape->rows)
-            if (r.json == k) {
-                bind_ = &r.bind;
-                return r.slot;
-            }
-    return Slot::skip;
+    return match ? match(k, bind_) : shape_key_slot(k);
+}
+
+// Out of line: key_slot stays as small as it was for the contexts' keys (and so do the reader's
+// inlining decisions around it, measurably).
+ObjectDecoder::Slot ObjectDecoder::shape_key_slot(std::string_view k) {
+    // A bound list's element, or an object inlined into one: the rows of its Shape.
+    const uint8_t shape = stack_.back().shape;
+    return shape < kShapeMatchers.size() ? kShapeMatchers[shape](k, bind_) : Slot::skip;
+}
+
+// The struct a bound value's member is in.
+inline std::byte* ObjectDecoder::bound_base(const schema::Place& p) {
+    if (p.base == schema::Base::pod) return reinterpret_cast<std::byte*>(&pod_.bound);
+    if (p.base == schema::Base::pod_spec) return reinterpret_cast<std::byte*>(&pod_.bound_spec);
+    return stack_.back().base;  // the element being read
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,7 +256,7 @@ ObjectDecoder::Slot ObjectDecoder::take_slot() {
 }
 
 void ObjectDecoder::push(Slot ctx, Slot elem, bool list) {
-    stack_.push_back(Frame{ctx, elem, list, 0, {}});
+    stack_.push_back(Frame{.ctx = ctx, .elem = elem, .list = list});
 }
 
 bool ObjectDecoder::Key(const char* s, SizeType n, bool) {
@@ -653,17 +692,6 @@ void ObjectDecoder::store(T v) {
 // Bound lists (cluster/schema/object_schema.hpp): elements built in the draft's ListArena, their
 // members stored at the offsets their rows give.
 
-std::byte* ObjectDecoder::bound_base(const schema::Place& p) {
-    switch (p.base) {
-        case schema::Base::pod:
-            return reinterpret_cast<std::byte*>(&pod_.bound);
-        case schema::Base::pod_spec:
-            return reinterpret_cast<std::byte*>(&pod_.bound_spec);
-        default:
-            return stack_.back().base;  // the element being read
-    }
-}
-
 void ObjectDecoder::open_bound(Slot slot, bool list) {
     const schema::Place* p = &bind_->place;
     std::byte* base = bound_base(*p);
@@ -691,6 +719,7 @@ bool ObjectDecoder::open_bound_element(Slot slot) {
     push(slot);
     stack_.back().place = p;
     stack_.back().base = e;
+    stack_.back().shape = shape_number(p->shape);
     return true;
 }
 

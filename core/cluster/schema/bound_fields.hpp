@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kd::core::schema {
@@ -87,71 +88,94 @@ void copy_placed(std::byte* dst, const std::byte* src, const Place& p, Intern& i
     }
 }
 
-// The member `p` places in the struct at `s`, folded into `w` (lists with their length first),
-// as ContentKey::add folds the strings of one element: a list element costs one step of the key.
-inline uint64_t fold_placed(uint64_t w, const std::byte* s, const Place& p) {
+// The index of a Shape in kShapes (a template argument for the code made per Shape).
+constexpr size_t shape_index(const Shape* shape) {
+    for (size_t i = 0; i < kShapes.n; ++i)
+        if (kShapes.at[i] == shape) return i;
+    return kShapes.n;
+}
+
+template <size_t S>
+uint64_t fold_element(uint64_t w, const std::byte* e);
+
+// The member P places in the struct at `s`, folded into `w` (lists with their length first), as
+// ContentKey::add folds the strings of one element; made per member at compile time, since the
+// spec's content key is computed for every pod read.
+template <Place P>
+inline uint64_t fold_member(uint64_t w, const std::byte* s) {
     auto put = [&](uint64_t x) { w = w * 0x9FB21C651E98DF25ULL + x; };
-    switch (p.type) {
-        case Field::none:
-            break;
-        case Field::str:
-            put(fast_hash(view(load<kd_str>(s + p.at))));
-            break;
-        case Field::int32:
-            put(static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(s + p.at))));
-            break;
-        case Field::boolean:
-            put(load<uint8_t>(s + p.at));
-            break;
-        case Field::time:
-            put(static_cast<uint64_t>(load<int64_t>(s + p.at)));
-            break;
-        case Field::strs: {
-            const auto l = load<kd_str_list>(s + p.at);
-            put(l.count);
-            for (size_t i = 0; i < l.count; ++i) put(fast_hash(view(l.items[i])));
-            break;
-        }
-        case Field::kvs: {
-            const auto l = load<kd_key_value_list>(s + p.at);
-            put(l.count);
-            for (size_t i = 0; i < l.count; ++i)
-                put(fast_hash(view(l.items[i].key))), put(fast_hash(view(l.items[i].value)));
-            break;
-        }
-        case Field::list: {
-            const auto* items = load<const std::byte*>(s + p.at);
-            const auto count = load<size_t>(s + p.count);
-            put(count);
-            const uint32_t stride = count ? load<uint32_t>(items) : 0;  // the producer's struct_size
-            for (size_t i = 0; i < count; ++i)
-                for (const FieldRow& r : p.shape->rows) w = fold_placed(w, items + i * stride, r.bind.place);
-            break;
-        }
-        case Field::object:
-            put(load<uint8_t>(s + p.at));
-            for (const FieldRow& r : p.shape->rows) w = fold_placed(w, s, r.bind.place);
-            break;
+    if constexpr (P.type == Field::str) {
+        put(fast_hash(view(load<kd_str>(s + P.at))));
+    } else if constexpr (P.type == Field::int32) {
+        put(static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(s + P.at))));
+    } else if constexpr (P.type == Field::boolean) {
+        put(load<uint8_t>(s + P.at));
+    } else if constexpr (P.type == Field::time) {
+        put(static_cast<uint64_t>(load<int64_t>(s + P.at)));
+    } else if constexpr (P.type == Field::strs) {
+        const auto l = load<kd_str_list>(s + P.at);
+        put(l.count);
+        for (size_t i = 0; i < l.count; ++i) put(fast_hash(view(l.items[i])));
+    } else if constexpr (P.type == Field::kvs) {
+        const auto l = load<kd_key_value_list>(s + P.at);
+        put(l.count);
+        for (size_t i = 0; i < l.count; ++i)
+            put(fast_hash(view(l.items[i].key))), put(fast_hash(view(l.items[i].value)));
+    } else if constexpr (P.type == Field::list) {
+        const auto* items = load<const std::byte*>(s + P.at);
+        const auto count = load<size_t>(s + P.count);
+        put(count);
+        const uint32_t stride = count ? load<uint32_t>(items) : 0;  // the producer's struct_size
+        for (size_t i = 0; i < count; ++i) w = fold_element<shape_index(P.shape)>(w, items + i * stride);
+    } else if constexpr (P.type == Field::object) {
+        put(load<uint8_t>(s + P.at));
+        w = fold_element<shape_index(P.shape)>(w, s);
     }
     return w;
 }
+template <size_t S, size_t... I>
+inline uint64_t fold_rows(uint64_t w, const std::byte* e, std::index_sequence<I...>) {
+    ((w = fold_member<kShapes.at[S]->rows[I].bind.place>(w, e)), ...);
+    return w;
+}
+template <size_t S>
+uint64_t fold_element(uint64_t w, const std::byte* e) {
+    return fold_rows<S>(w, e, std::make_index_sequence<kShapes.at[S]->rows.size()>{});
+}
 
-// Adds the member `p` places in the struct at `s` to `k`: a list its length, then a word per
+// Adds the member P places in the struct at `s` to `k`: a list its length, then a word per
 // element; anything else one word.
-inline void add_placed(ContentKey& k, const std::byte* s, const Place& p) {
-    if (p.type != Field::list) {
-        k.add_word(fold_placed(0, s, p));
-        return;
+template <Place P>
+inline void add_placed(ContentKey& k, const std::byte* s) {
+    if constexpr (P.type == Field::list) {
+        const auto* items = load<const std::byte*>(s + P.at);
+        const auto count = load<size_t>(s + P.count);
+        k.add_word(count);
+        const uint32_t stride = count ? load<uint32_t>(items) : 0;
+        for (size_t i = 0; i < count; ++i) k.add_word(fold_element<shape_index(P.shape)>(0, items + i * stride));
+    } else {
+        k.add_word(fold_member<P>(0, s));
     }
-    const auto* items = load<const std::byte*>(s + p.at);
-    const auto count = load<size_t>(s + p.count);
-    k.add_word(count);
-    const uint32_t stride = count ? load<uint32_t>(items) : 0;
-    for (size_t i = 0; i < count; ++i) {
-        uint64_t w = 0;
-        for (const FieldRow& r : p.shape->rows) w = fold_placed(w, items + i * stride, r.bind.place);
-        k.add_word(w);
+}
+
+template <class S, size_t I>
+inline void add_one(ContentKey& k, const S& s, bool digested_only) {
+    static constexpr Binding b = kBound<S>[I];
+    if (digested_only && !b.digested) return;
+    if constexpr (b.place.base != Base::none) {
+        add_placed<b.place>(k, reinterpret_cast<const std::byte*>(&s));
+    } else {
+        with_member<S>(b, [&](auto mp) {
+            if constexpr (std::is_same_v<typename member_traits<decltype(mp)>::type, kd_str>)
+                k.add(view(s.*mp));
+            else
+                k.add_word(static_cast<uint64_t>(static_cast<int64_t>(s.*mp)));
+        });
     }
+}
+template <class S, size_t... I>
+inline void add_each(ContentKey& k, const S& s, bool digested_only, std::index_sequence<I...>) {
+    (add_one<S, I>(k, s, digested_only), ...);
 }
 
 }  // namespace placed_detail
@@ -179,19 +203,7 @@ void copy_bound(S& dst, const S& src, Intern&& intern, Keep&& keep) {
 // Adds every bound member of `s` to `k` (only the digested ones when `digested_only`).
 template <class S>
 void add_bound(ContentKey& k, const S& s, bool digested_only = false) {
-    for (const Binding& b : kBound<S>) {
-        if (digested_only && !b.digested) continue;
-        if (b.place.base != Base::none) {
-            placed_detail::add_placed(k, reinterpret_cast<const std::byte*>(&s), b.place);
-            continue;
-        }
-        with_member<S>(b, [&](auto mp) {
-            if constexpr (std::is_same_v<typename member_traits<decltype(mp)>::type, kd_str>)
-                k.add(view(s.*mp));
-            else
-                k.add_word(static_cast<uint64_t>(static_cast<int64_t>(s.*mp)));
-        });
-    }
+    placed_detail::add_each(k, s, digested_only, std::make_index_sequence<kBound<S>.size()>{});
 }
 
 }  // namespace kd::core::schema

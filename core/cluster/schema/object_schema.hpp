@@ -882,6 +882,28 @@ constexpr bool schema_is_consistent() {
 }
 static_assert(schema_is_consistent(), "object_schema.hpp: a row's wire shape and slot disagree, or a name repeats");
 
+// Every Shape the rows reach, each once (for the decoder's key matchers, made at compile time).
+struct ShapeTable {
+    std::array<const Shape*, 32> at{};
+    size_t n = 0;
+    constexpr void add(std::span<const FieldRow> rows) {
+        for (const FieldRow& r : rows) {
+            const Shape* s = r.bind.place.shape;
+            if (!s) continue;
+            bool seen = false;
+            for (size_t i = 0; i < n; ++i) seen = seen || at[i] == s;
+            if (seen) continue;
+            at[n++] = s;  // more than 32 shapes: a compile error (out of the array's bounds)
+            add(s->rows);
+        }
+    }
+};
+inline constexpr ShapeTable kShapes = [] {
+    ShapeTable t;
+    for (const Context& c : kContexts) t.add(c.rows);
+    return t;
+}();
+
 // The bindings of every row into members of S (kd_pod or kd_pod_spec), in row order.
 template <class S>
 constexpr bool binds_into(const Binding& b) {
