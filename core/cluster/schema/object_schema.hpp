@@ -395,6 +395,8 @@ constexpr Binding placed_list(uint32_t items, uint32_t count, const Shape& shape
     static_assert(std::is_pointer_v<Items> && std::is_same_v<Count, size_t>,
                   "a list is `const T* items; size_t count;`");
     using T = std::remove_cv_t<std::remove_pointer_t<Items>>;
+    static_assert(std::is_same_v<decltype(T::struct_size), uint32_t> && offsetof(T, struct_size) == 0,
+                  "a list's element starts with its struct_size (the stride its readers step by)");
     if (shape.size != sizeof(T)) throw "the list's Shape is not of its element type";  // fails the compile
     return Binding{{}, digest == Digest::yes, Place{base_of<S>(), Field::list, items, count, &shape}};
 }
