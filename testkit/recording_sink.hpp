@@ -7,6 +7,7 @@
 #include "cluster/drafts.hpp"
 #include "cluster/schema/bound_fields.hpp"
 
+#include <cstring>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -42,8 +43,13 @@ public:
             std::string_view k = keep(s);
             return kd_str{k.data(), k.size()};
         };
-        schema::copy_bound(p.bound, p.bound, owned);
-        schema::copy_bound(p.bound_spec, p.bound_spec, owned);
+        auto owned_array = [&](const void* data, size_t bytes) -> const void* {
+            const auto* words = static_cast<const uint64_t*>(data);
+            return arrays_.emplace_back(words, words + bytes / 8).data();
+        };
+        schema::copy_bound(p.bound, p.bound, owned, owned_array);
+        schema::copy_bound(p.bound_spec, p.bound_spec, owned, owned_array);
+        p.lists = {};  // the copies are in arrays_
         for (auto& c : p.containers) own(c.requests), own(c.limits);
         for (auto& c : p.init_containers) own(c.requests), own(c.limits);
         own(p.overhead);
@@ -55,7 +61,6 @@ public:
                     for (auto& v : r.values) own(v);
                 }
         }
-        for (auto& t : p.tolerations) own(t.key), own(t.op), own(t.value), own(t.effect);
         for (auto& c : p.conditions) own(c.type), own(c.status), own(c.reason), own(c.message);
         for (auto& c : p.container_statuses) own(c.name), own(c.reason);
         texts.push_back(text(p));
@@ -188,8 +193,6 @@ private:
                 o << ")";
             }
         }
-        o << "] tolerations=[";
-        for (const auto& t : p.tolerations) o << t.key << "," << t.op << "," << t.value << "," << t.effect << ";";
         o << "] volumes=" << p.local_storage << p.pvc << p.ephemeral_volume << " conditions=[";
         for (const auto& c : p.conditions) o << c.type << "," << c.status << "," << c.reason << "," << c.message << ";";
         o << "]";
@@ -207,6 +210,14 @@ private:
                 };
                 put(p.bound);
                 put(p.bound_spec);
+                const schema::Place& at = r.bind.place;
+                if (at.base == schema::Base::pod || at.base == schema::Base::pod_spec) {
+                    const auto* s = reinterpret_cast<const std::byte*>(at.base == schema::Base::pod
+                                                                           ? static_cast<const void*>(&p.bound)
+                                                                           : static_cast<const void*>(&p.bound_spec));
+                    std::ostringstream v;
+                    if (placed(v, s, at)) o << " " << r.json << "=" << v.str();
+                }
             }
         if (!p.container_statuses.empty()) {
             o << " statuses=[";
@@ -216,6 +227,63 @@ private:
             o << "]";
         }
         return o.str();
+    }
+    // A placed member (a bound list, its elements' members) as text; false when absent (empty).
+    static bool placed(std::ostream& o, const std::byte* s, const schema::Place& p) {
+        auto load = [&](auto v, uint32_t at) {
+            std::memcpy(&v, s + at, sizeof v);
+            return v;
+        };
+        switch (p.type) {
+            case schema::Field::none:
+                return false;
+            case schema::Field::str:
+                o << view(load(kd_str{}, p.at));
+                return load(kd_str{}, p.at).size != 0;
+            case schema::Field::int32:
+                o << load(int32_t{}, p.at);
+                return load(int32_t{}, p.at) != 0;
+            case schema::Field::boolean:
+                o << int(load(uint8_t{}, p.at));
+                return load(uint8_t{}, p.at) != 0;
+            case schema::Field::time:
+                o << load(int64_t{}, p.at);
+                return load(int64_t{}, p.at) != 0;
+            case schema::Field::strs: {
+                auto l = load(kd_str_list{}, p.at);
+                o << "[";
+                for (size_t i = 0; i < l.count; ++i) o << (i ? "," : "") << view(l.items[i]);
+                o << "]";
+                return l.count != 0;
+            }
+            case schema::Field::kvs: {
+                auto l = load(kd_key_value_list{}, p.at);
+                o << "{";
+                for (size_t i = 0; i < l.count; ++i)
+                    o << (i ? "," : "") << view(l.items[i].key) << "=" << view(l.items[i].value);
+                o << "}";
+                return l.count != 0;
+            }
+            case schema::Field::object:
+            case schema::Field::list: {
+                const bool list = p.type == schema::Field::list;
+                const auto* items = list ? load(static_cast<const std::byte*>(nullptr), p.at) : s;
+                const size_t count = list ? load(size_t{}, p.count) : load(uint8_t{}, p.at);
+                uint32_t stride = 0;  // the elements' struct_size
+                if (list && count) std::memcpy(&stride, items, sizeof stride);
+                o << (list ? "[" : "{");
+                for (size_t i = 0; i < count; ++i) {
+                    for (const schema::FieldRow& r : p.shape->rows) {
+                        std::ostringstream v;
+                        if (placed(v, items + i * stride, r.bind.place)) o << r.json << "=" << v.str() << " ";
+                    }
+                    if (list) o << ";";
+                }
+                o << (list ? "]" : "}");
+                return count != 0;
+            }
+        }
+        return false;
     }
     static std::string text(const NodeDraft& n) {
         std::ostringstream o;
@@ -234,6 +302,7 @@ private:
     }
 
     std::deque<std::string> arena_;
+    std::deque<std::vector<uint64_t>> arrays_;
 };
 
 // Loads `text` (named `origin`, whose extension picks the format).

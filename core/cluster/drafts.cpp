@@ -8,6 +8,7 @@ void PodDraft::clear() {
     meta.clear();
     bound = kd_pod{};
     bound_spec = kd_pod_spec{};
+    lists.clear();
     scheduler_name = phase = qos_class = {};
     priority.reset();
     containers.clear();
@@ -16,7 +17,6 @@ void PodDraft::clear() {
     node_selector.clear();
     has_required_affinity = false;
     affinity_terms.clear();
-    tolerations.clear();
     local_storage = pvc = ephemeral_volume = false;
     conditions.clear();
     container_statuses.clear();

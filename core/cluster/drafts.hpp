@@ -6,6 +6,7 @@
 // The rare kinds the controllers write (PodMigrationJob, Reservation) are owned objects.
 #pragma once
 
+#include "cluster/list_arena.hpp"
 #include "cluster/migration_objects.hpp"
 
 #include <kdesched/abi.h>
@@ -60,6 +61,7 @@ struct PodDraft {
     // Only the bound members are set: the model copies those and fills the rest itself.
     kd_pod bound{};
     kd_pod_spec bound_spec{};
+    ListArena lists;  // the elements of the bound lists (their items point into it)
     std::string_view scheduler_name, phase, qos_class;
     std::optional<int32_t> priority;
     // Per container: requests and limits; the model derives effective requests and QoS.
@@ -75,10 +77,6 @@ struct PodDraft {
     std::vector<KeyValueDraft> node_selector;
     bool has_required_affinity = false;
     std::vector<NodeSelectorTermDraft> affinity_terms;
-    struct Toleration {
-        std::string_view key, op, value, effect;
-    };
-    std::vector<Toleration> tolerations;
     bool local_storage = false, pvc = false, ephemeral_volume = false;
     struct Condition {
         std::string_view type, status, reason, message;

@@ -61,11 +61,6 @@ void add_spec(ContentKey& k, const kd_pod_spec& s) {
         add(k, s.affinity_terms[i].match_expressions, s.affinity_terms[i].match_expression_count);
         add(k, s.affinity_terms[i].match_fields, s.affinity_terms[i].match_field_count);
     }
-    k.add_word(s.toleration_count);
-    for (size_t i = 0; i < s.toleration_count; ++i) {
-        const auto& t = s.tolerations[i];
-        k.add(view(t.key), view(t.operator_), view(t.value), view(t.effect));
-    }
     schema::add_bound(k, s, true);
 }
 

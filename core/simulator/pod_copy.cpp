@@ -56,9 +56,6 @@ PodCopy::PodCopy(const kd_pod& raw) {
         copy(t.fields(), term.fields);
         terms_.push_back(std::move(term));
     }
-    for (auto t : p.tolerations())
-        tolerations_.push_back(
-            {std::string(t.key()), std::string(t.op()), std::string(t.value()), std::string(t.effect())});
     for (auto c : p.conditions())
         conditions_.push_back(
             {std::string(c.type()), std::string(c.status()), std::string(c.reason()), std::string(c.message())});
@@ -67,8 +64,12 @@ PodCopy::PodCopy(const kd_pod& raw) {
                                        c.restart_count(), c.exit_code(), std::string(c.name()),
                                        std::string(c.reason())});
     auto keep = [&](std::string_view s) { return s.empty() ? kd_str{} : kd::to_kd(texts_.emplace_back(s)); };
-    schema::copy_bound(bound_, raw, keep);
-    schema::copy_bound(bound_spec_, *raw.spec, keep);
+    auto keep_array = [&](const void* data, size_t bytes) -> const void* {
+        const auto* words = static_cast<const uint64_t*>(data);
+        return arrays_.emplace_back(words, words + bytes / 8).data();
+    };
+    schema::copy_bound(bound_, raw, keep, keep_array);
+    schema::copy_bound(bound_spec_, *raw.spec, keep, keep_array);
 }
 
 const PodDraft& PodCopy::replacement(const std::string& name, const std::string& uid, const std::string& node,
@@ -105,7 +106,6 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
         for (const auto& r : t.fields) term.fields.push_back({r.key, r.op, {r.values.begin(), r.values.end()}});
         d.affinity_terms.push_back(std::move(term));
     }
-    for (const auto& t : tolerations_) d.tolerations.push_back({t[0], t[1], t[2], t[3]});
     d.local_storage = flags_ & KD_POD_LOCAL_STORAGE;
     d.pvc = flags_ & KD_POD_PVC;
     d.ephemeral_volume = flags_ & KD_POD_EPHEMERAL_VOLUME;

@@ -58,7 +58,6 @@ private:
         std::vector<Requirement> expressions, fields;
     };
     std::vector<Term> terms_;
-    std::vector<std::array<std::string, 4>> tolerations_;
     // Kept for annotated(): the pod's own status.
     std::vector<std::array<std::string, 4>> conditions_;  // type, status, reason, message
     struct ContainerStatus {
@@ -71,6 +70,7 @@ private:
     kd_pod bound_{};
     kd_pod_spec bound_spec_{};
     std::deque<std::string> texts_;
+    std::deque<std::vector<uint64_t>> arrays_;  // the bound lists' arrays
     std::string controller_kind_, controller_name_;
     std::string new_name_, new_uid_, new_node_;
     PodDraft draft_;

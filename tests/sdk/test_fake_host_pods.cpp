@@ -55,6 +55,58 @@ TEST_CASE("fake host: a pod's start time (API 1.4); a 1.3 host has none", "[sdk]
     }
 }
 
+TEST_CASE("fake host: a pod's topology spread constraints (API 1.5) round-trip; a 1.4 host has none",
+          "[sdk][target-api]") {
+    for (uint32_t minor : {4u, 5u}) {
+        INFO("host minor " << minor);
+        kd::testing::SnapshotBuilder b;
+        b.as_api_minor(minor);
+        b.node("n1");
+        kd::testing::SnapshotBuilder::PodSpec::SpreadConstraint zone;
+        zone.topology_key = "topology.kubernetes.io/zone";
+        zone.match_labels = {{"app", "web"}};
+        zone.match_expressions = {{"track", "In", {"stable", "canary"}}};
+        zone.min_domains = 2;
+        zone.node_taints_policy = "Honor";
+        zone.match_label_keys = {"pod-template-hash"};
+        kd::testing::SnapshotBuilder::PodSpec::SpreadConstraint host;
+        host.max_skew = 3;
+        host.topology_key = "kubernetes.io/hostname";
+        host.when_unsatisfiable = "ScheduleAnyway";
+        b.pod("default", "p").on("n1").spread(zone).spread(host);
+        b.pod("default", "q").on("n1");
+        kd::Snapshot snap(b.build());
+        auto p = snap.find_pod("default", "p");
+        REQUIRE(p);
+        auto all = p->topology_spread_constraints();
+        CHECK(snap.find_pod("default", "q")->topology_spread_constraints().empty());
+        if (minor < 5) {
+            CHECK(all.empty());
+            continue;
+        }
+        REQUIRE(all.size() == 2);
+        auto c = all[0];
+        CHECK(c.max_skew() == 1);
+        CHECK(c.topology_key() == "topology.kubernetes.io/zone");
+        CHECK(c.when_unsatisfiable() == "DoNotSchedule");
+        CHECK(c.has_label_selector());
+        CHECK(c.match_labels().get("app") == "web");
+        REQUIRE(c.match_expressions().size() == 1);
+        CHECK(c.match_expressions()[0].key() == "track");
+        CHECK(c.match_expressions()[0].op() == "In");
+        CHECK(c.match_expressions()[0].value(1) == "canary");
+        CHECK(c.min_domains() == 2);
+        CHECK(c.node_affinity_policy().empty());
+        CHECK(c.node_taints_policy() == "Honor");
+        REQUIRE(c.match_label_key_count() == 1);
+        CHECK(c.match_label_key(0) == "pod-template-hash");
+        CHECK(all[1].max_skew() == 3);
+        CHECK(all[1].when_unsatisfiable() == "ScheduleAnyway");
+        CHECK_FALSE(all[1].has_label_selector());
+        CHECK_FALSE(all[1].min_domains());
+    }
+}
+
 TEST_CASE("fake host as an older host: pods and snapshots end where that minor's did, the views fall back",
           "[sdk][target-api]") {
     for (uint32_t minor : {0u, 1u, 2u}) {

@@ -187,11 +187,59 @@ constexpr std::array<KeyMatcher, schema::kSlotCount> key_matchers(std::index_seq
 constexpr std::array<KeyMatcher, schema::kSlotCount> kKeyMatchers =
     key_matchers(std::make_index_sequence<std::size(schema::kContexts)>{});
 
+// The same for the rows of each Shape (a bound list's elements, an object inlined into one).
+template <size_t S, size_t I>
+inline bool match_shape_row(std::string_view k, Slot& out, const schema::Binding*& bind) {
+    static constexpr schema::FieldRow row = schema::kShapes.at[S]->rows[I];
+    static constexpr size_t n = row.json.size();
+    if (k.size() != n || std::memcmp(k.data(), row.json.data(), n) != 0) return false;
+    out = row.slot;
+    bind = &schema::kShapes.at[S]->rows[I].bind;
+    return true;
+}
+template <size_t S, size_t... I>
+Slot match_shape(std::string_view k, const schema::Binding*& bind, std::index_sequence<I...>) {
+    Slot out = Slot::skip;
+    (void)(match_shape_row<S, I>(k, out, bind) || ...);
+    return out;
+}
+template <size_t S>
+Slot match_shape_keys(std::string_view k, const schema::Binding*& bind) {
+    return match_shape<S>(k, bind, std::make_index_sequence<schema::kShapes.at[S]->rows.size()>{});
+}
+template <size_t... S>
+constexpr std::array<KeyMatcher, sizeof...(S)> shape_matchers(std::index_sequence<S...>) {
+    return {&match_shape_keys<S>...};
+}
+constexpr auto kShapeMatchers = shape_matchers(std::make_index_sequence<schema::kShapes.n>{});
+
+// A Shape's index in kShapes (and kShapeMatchers): found among the few there are by address.
+uint8_t shape_number(const schema::Shape* shape) {
+    for (size_t i = 0; i < schema::kShapes.n; ++i)
+        if (schema::kShapes.at[i] == shape) return static_cast<uint8_t>(i);
+    return 0xff;
+}
+
 }  // namespace
 
 ObjectDecoder::Slot ObjectDecoder::key_slot(Slot ctx, std::string_view k) {
     KeyMatcher match = kKeyMatchers[static_cast<size_t>(ctx)];
-    return match ? match(k, bind_) : Slot::skip;
+    return match ? match(k, bind_) : shape_key_slot(k);
+}
+
+// Out of line: key_slot stays as small as it was for the contexts' keys (and so do the reader's
+// inlining decisions around it, measurably).
+ObjectDecoder::Slot ObjectDecoder::shape_key_slot(std::string_view k) {
+    // A bound list's element, or an object inlined into one: the rows of its Shape.
+    const uint8_t shape = stack_.back().shape;
+    return shape < kShapeMatchers.size() ? kShapeMatchers[shape](k, bind_) : Slot::skip;
+}
+
+// The struct a bound value's member is in.
+inline std::byte* ObjectDecoder::bound_base(const schema::Place& p) {
+    if (p.base == schema::Base::pod) return reinterpret_cast<std::byte*>(&pod_.bound);
+    if (p.base == schema::Base::pod_spec) return reinterpret_cast<std::byte*>(&pod_.bound_spec);
+    return stack_.back().base;  // the element being read
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,7 +256,7 @@ ObjectDecoder::Slot ObjectDecoder::take_slot() {
 }
 
 void ObjectDecoder::push(Slot ctx, Slot elem, bool list) {
-    stack_.push_back(Frame{ctx, elem, list, 0, {}});
+    stack_.push_back(Frame{.ctx = ctx, .elem = elem, .list = list});
 }
 
 bool ObjectDecoder::Key(const char* s, SizeType n, bool) {
@@ -255,9 +303,6 @@ bool ObjectDecoder::start_object(Slot slot) {
             break;
         case Slot::node_req:
             reqs_->emplace_back();
-            break;
-        case Slot::toleration:
-            pod_.tolerations.emplace_back();
             break;
         case Slot::container:
             containers_->emplace_back();
@@ -344,6 +389,12 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::selector_req:
             (*selector_)->matchExpressions.emplace_back();
             break;
+        case Slot::bound_element:
+        case Slot::bound_object:
+            return open_bound_element(slot);
+        case Slot::bound_kvs:
+            open_bound(slot, false);
+            return true;
         case Slot::pod_root:
         case Slot::node_root:
         case Slot::nm_root:
@@ -394,6 +445,7 @@ bool ObjectDecoder::EndObject(SizeType) {
         return true;
     }
     if (stack_.back().ctx == Slot::node_condition && cond_type_ == "Ready") node_.ready_status = cond_status_;
+    if (stack_.back().ctx == Slot::bound_kvs) close_bound();
     stack_.pop_back();
     if (stack_.empty()) finished_ = true;
     return true;
@@ -414,6 +466,10 @@ bool ObjectDecoder::start_array(Slot slot) {
         return true;
     }
     if (elem == Slot::none) return wrong_type(slot, "a list", true);
+    if (slot == Slot::bound_list || slot == Slot::bound_strs) {
+        open_bound(slot, true);
+        return true;
+    }
     // Where the elements go, for lists whose elements' context is shared.
     switch (slot) {
         case Slot::match_expressions:
@@ -449,6 +505,7 @@ bool ObjectDecoder::EndArray(SizeType) {
         --skip_;
         return true;
     }
+    if (stack_.back().ctx == Slot::bound_list || stack_.back().ctx == Slot::bound_strs) close_bound();
     stack_.pop_back();
     return true;
 }
@@ -492,6 +549,14 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
         case Slot::bound_string:
             store(kd_str{v.data(), v.size()});
             return true;
+        case Slot::bound_kv_value: {
+            std::string_view key = stack_.back().key;
+            append_bound(kd_key_value{kd_str{key.data(), key.size()}, kd_str{v.data(), v.size()}});
+            return true;
+        }
+        case Slot::bound_str_item:
+            append_bound(kd_str{v.data(), v.size()});
+            return true;
         case Slot::created:
         case Slot::deleted:
         case Slot::nm_update_time:
@@ -527,18 +592,6 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             return true;
         case Slot::req_value:
             reqs_->back().values.push_back(v);
-            return true;
-        case Slot::tol_key:
-            pod_.tolerations.back().key = v;
-            return true;
-        case Slot::tol_op:
-            pod_.tolerations.back().op = v;
-            return true;
-        case Slot::tol_value:
-            pod_.tolerations.back().value = v;
-            return true;
-        case Slot::tol_effect:
-            pod_.tolerations.back().effect = v;
             return true;
         case Slot::restart_policy:
             containers_->back().restart_always = v == "Always";
@@ -621,6 +674,10 @@ void ObjectDecoder::set_time(Slot slot, int64_t unix_ms) {
 // slot of T's type gets here, so the type check is the compiler's.
 template <class T>
 void ObjectDecoder::store(T v) {
+    if (bind_->place.base != schema::Base::none) {
+        std::memcpy(bound_base(bind_->place) + bind_->place.at, &v, sizeof v);
+        return;
+    }
     auto put = [&](auto& target) {
         using S = std::remove_reference_t<decltype(target)>;
         schema::with_member<S>(*bind_, [&](auto mp) {
@@ -629,6 +686,60 @@ void ObjectDecoder::store(T v) {
     };
     put(pod_.bound);
     put(pod_.bound_spec);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bound lists (cluster/schema/object_schema.hpp): elements built in the draft's ListArena, their
+// members stored at the offsets their rows give.
+
+void ObjectDecoder::open_bound(Slot slot, bool list) {
+    const schema::Place* p = &bind_->place;
+    std::byte* base = bound_base(*p);
+    push(slot, list ? schema::element_of(slot) : Slot{}, list);
+    Frame& f = stack_.back();
+    f.place = p;
+    f.base = base;
+    f.buf = pod_.lists.open();
+}
+
+bool ObjectDecoder::open_bound_element(Slot slot) {
+    const schema::Place* p;
+    std::byte* e;
+    if (slot == Slot::bound_element) {
+        const Frame& list = stack_.back();
+        p = list.place;
+        const uint32_t size = p->shape->size;
+        e = pod_.lists.append(list.buf, size);
+        std::memcpy(e, &size, sizeof size);  // struct_size, first in every element
+    } else {  // an object inlined into the element being read: present, members the element's
+        p = &bind_->place;
+        e = stack_.back().base;
+        e[p->at] = std::byte{1};
+    }
+    push(slot);
+    stack_.back().place = p;
+    stack_.back().base = e;
+    stack_.back().shape = shape_number(p->shape);
+    return true;
+}
+
+void ObjectDecoder::close_bound() {
+    const Frame& f = stack_.back();
+    const schema::Place& p = *f.place;
+    const size_t size = p.type == schema::Field::list  ? p.shape->size
+                        : p.type == schema::Field::kvs ? sizeof(kd_key_value)
+                                                       : sizeof(kd_str);
+    const void* items = pod_.lists.data(f.buf);
+    const size_t count = pod_.lists.bytes(f.buf) / size;
+    // kd_str_list and kd_key_value_list are {items, count} too.
+    const uint32_t count_at = p.type == schema::Field::list ? p.count : p.at + offsetof(kd_str_list, count);
+    std::memcpy(f.base + p.at, &items, sizeof items);
+    std::memcpy(f.base + count_at, &count, sizeof count);
+}
+
+template <class T>
+void ObjectDecoder::append_bound(const T& v) {
+    std::memcpy(pod_.lists.append(stack_.back().buf, sizeof(T)), &v, sizeof v);
 }
 
 bool ObjectDecoder::Timestamp(int64_t unix_ms) {
@@ -655,6 +766,7 @@ bool ObjectDecoder::Null() {
         case Slot::kv_value:
         case Slot::annotation_value:
         case Slot::selector_label_value:
+        case Slot::bound_kv_value:
             return string_value(slot, "");
         case Slot::quantity:
             res_->emplace_back(stack_.back().key, 0);

@@ -26,6 +26,7 @@
 namespace kd::core::schema {
 enum class Slot : unsigned char;
 struct Binding;
+struct Place;
 }  // namespace kd::core::schema
 
 namespace kd::core::decode {
@@ -84,13 +85,29 @@ private:
         Slot ctx;
         Slot elem;  // for lists: the slot of every element
         bool list;
-        uint32_t count;        // lists: elements seen so far
-        std::string_view key;  // objects: the current key
+        uint8_t shape = 0xff;    // a bound element or inlined object: its Shape's key matcher (kShapes)
+        uint32_t count = 0;      // lists: elements seen so far
+        std::string_view key{};  // objects: the current key
+        // Bound lists and maps (and their elements): the member they fill (its place), the struct
+        // it is a member of (an element: the element itself) and, for a list or map, its buffer
+        // in the draft's ListArena.
+        const schema::Place* place = nullptr;
+        std::byte* base = nullptr;
+        uint32_t buf = 0;
     };
 
     Slot take_slot();
     Slot key_slot(Slot ctx, std::string_view key);
+    [[gnu::noinline]] Slot shape_key_slot(std::string_view key);
     void push(Slot ctx, Slot elem = Slot{}, bool list = false);
+    // Bound lists of structs, string lists and maps: opening one, an element, an inlined object;
+    // closing one sets its items and count.
+    void open_bound(Slot slot, bool list);
+    bool open_bound_element(Slot slot);
+    void close_bound();
+    std::byte* bound_base(const schema::Place& p);
+    template <class T>
+    void append_bound(const T& v);
     bool start_object(Slot slot);
     bool start_array(Slot slot);
     bool string_value(Slot slot, std::string_view v);

@@ -25,10 +25,9 @@ class Player {
 public:
     explicit Player(ObjectDecoder& d) : d_(d) {}
 
-    // The fields of `data` as members of the object open in the decoder, whose context is `ctx`
+    // The fields of `data` as members of the object open in the decoder, whose rows are `rows`
     // (`via`: the number of the inlined message `data` is, 0 for the object's own).
-    void members(std::string_view data, Slot ctx, uint32_t via = 0) {
-        const std::span<const FieldRow> rows = schema::rows_of(ctx);
+    void members(std::string_view data, std::span<const FieldRow> rows, uint32_t via = 0) {
         if (rows.empty()) return;  // an object whose presence is all that counts
         // Only a context with inlined messages (Volume) looks twice at a field it has no row for.
         const bool has_inlined =
@@ -40,7 +39,7 @@ public:
             if (!row) {
                 if (has_inlined && inlined(rows, f.number)) {
                     expect(f, WireType::bytes);
-                    members(f.bytes, ctx, f.number);
+                    members(f.bytes, rows, f.number);
                 }
                 continue;
             }
@@ -76,9 +75,9 @@ private:
             throw Malformed{"", t == WireType::bytes ? "expected a length-delimited field, got a number"
                                                      : "expected a varint, got another wire type"};
     }
-    void object(std::string_view data, Slot ctx) {
+    void object(std::string_view data, std::span<const FieldRow> rows) {
         d_.StartObject();
-        members(data, ctx);
+        members(data, rows);
         d_.EndObject(0);
     }
 
@@ -109,7 +108,7 @@ private:
             case Wire::message:
                 expect(f, WireType::bytes);
                 key(row);
-                return object(f.bytes, row.slot);
+                return object(f.bytes, schema::rows_inside(row));
             case Wire::none:
                 return;
             default:
@@ -142,7 +141,7 @@ private:
             case Wire::strings:
                 return string(bytes);
             case Wire::messages:
-                return object(bytes, schema::element_of(row.slot));
+                return object(bytes, schema::rows_inside(row));
             default:
                 return map_entry(bytes, row.wire == Wire::quantity_map);
         }
@@ -212,7 +211,7 @@ void decode_protobuf(std::string_view data, FileContext& ctx, std::string_view k
     d.begin(classify_kind(kind), kind, api_version);
     d.StartObject();
     try {
-        Player(d).members(data, root->root);
+        Player(d).members(data, schema::rows_of(root->root));
     } catch (const Malformed& e) {
         // Named with whatever of its metadata came before the damage.
         ctx.fail(index, kind, d.meta().ns, d.meta().name,

@@ -13,10 +13,24 @@
 // member is part of the spec's content key), the model digest adds them, and so do the simulator's
 // pod copies and the tests' RecordingSink.
 //
+// A bound list row (spec.tolerations, spec.topologySpreadConstraints) binds a `const T* items;
+// size_t count;` pair of kd_pod / kd_pod_spec to a Shape: T's size and a row table whose rows bind
+// T's members by offset (KD_MEMBER: kd_str, int32_t, uint8_t, int64_t, kd_str_list,
+// kd_key_value_list; KD_LIST: a nested list; KD_OBJECT: an object inlined into T, like a label
+// selector). The same generic code follows these rows: the decoder builds the elements in the
+// draft's ListArena, clear() forgets them, the model interns each array (strings interned, nested
+// arrays first) and adds it to the spec's content key and the digest, and the pod copy and
+// RecordingSink copy it.
+//
 // Adding a pod scalar stored as-is: the ABI member (and its accessor in sdk view.hpp), and its row
-// here. Any other field: a Slot (in its group: objects, lists, strings, …), a row in its context,
-// and the slot's case where its value is stored (cluster/decode/object_decoder.cpp), plus its
-// draft member, interning and digest. Protobuf numbers are checked against a real kube-apiserver by
+// here. Adding a pod list of structs: the ABI element struct (struct_size first) and the `items`,
+// `count` pair at the end of kd_pod / kd_pod_spec; here its element rows, their Shape and one row,
+// {"topologySpreadConstraints", 33, Wire::messages, KD_LIST(kd_pod_spec,
+// topology_spread_constraints, topology_spread_constraint_count, kSpreadConstraintShape)}; in the
+// SDK its view accessor, the fake host's setter (testing.hpp) and HostStructSizes for the minor.
+// Any other field: a Slot (in its group: objects, lists, strings, …), a row in its context, and
+// the slot's case where its value is stored (cluster/decode/object_decoder.cpp), plus its draft
+// member, interning and digest. Protobuf numbers are checked against a real kube-apiserver by
 // tests/data/protobuf (tools/protobuf-fixtures.sh).
 #pragma once
 
@@ -63,7 +77,6 @@ enum class Slot : unsigned char {
     node_required,
     term,
     node_req,
-    toleration,
     container,
     resources,
     requests,
@@ -109,13 +122,15 @@ enum class Slot : unsigned char {
     pdb_spec,
     pdb_status,
     secret_data,
+    bound_element,  // an element of a bound list: its rows are the list's Shape's
+    bound_object,   // an object inlined into an element (its rows bind the element's members)
+    bound_kvs,      // a bound kd_key_value_list: a string map
     // Lists.
     owner_refs,
     node_terms,
     match_expressions,
     match_fields,
     req_values,
-    tolerations,
     containers,
     init_containers,
     volumes,
@@ -128,6 +143,8 @@ enum class Slot : unsigned char {
     nm_pods,
     selector_exprs,
     selector_values,
+    bound_list,  // a bound list of structs
+    bound_strs,  // a bound kd_str_list
     // Strings.
     api_version,
     kind,
@@ -146,10 +163,6 @@ enum class Slot : unsigned char {
     req_key,
     req_op,
     req_value,
-    tol_key,
-    tol_op,
-    tol_value,
-    tol_effect,
     restart_policy,
     phase,
     qos_class,
@@ -172,8 +185,10 @@ enum class Slot : unsigned char {
     selector_key,
     selector_op,
     selector_value,
-    bound_string,  // bound rows: the row's Binding says where the value goes
-    bound_time,    // an RFC 3339 string in JSON, metav1.Time in protobuf
+    bound_kv_value,  // a value of a bound_kvs map
+    bound_str_item,  // an element of a bound_strs list
+    bound_string,    // bound rows: the row's Binding says where the value goes
+    bound_time,      // an RFC 3339 string in JSON, metav1.Time in protobuf
     // Booleans.
     owner_controller,
     unschedulable,
@@ -196,10 +211,10 @@ enum class Slot : unsigned char {
 inline constexpr size_t kSlotCount = static_cast<size_t>(Slot::count_);
 
 constexpr bool is_object(Slot s) {
-    return s >= Slot::pod_root && s <= Slot::secret_data;
+    return s >= Slot::pod_root && s <= Slot::bound_kvs;
 }
 constexpr bool is_list(Slot s) {
-    return s >= Slot::owner_refs && s <= Slot::selector_values;
+    return s >= Slot::owner_refs && s <= Slot::bound_strs;
 }
 constexpr bool is_string(Slot s) {
     return s >= Slot::api_version && s <= Slot::bound_time;
@@ -244,10 +259,32 @@ struct member_traits<T S::*> {
 
 enum class Digest : bool { no, yes };
 
+// What a member placed by offset holds (Place): the scalars above, a kd_str_list, a
+// kd_key_value_list, a `const T* items; size_t count;` pair (a list of structs), or, for an
+// object inlined into a list element (a label selector), its presence flag (uint8_t).
+enum class Field : uint8_t { none, str, int32, boolean, time, strs, kvs, list, object };
+// The struct a placed member is in: the draft's kd_pod or kd_pod_spec, or the list element (or
+// the element an inlined object is in) being read.
+enum class Base : uint8_t { none, pod, pod_spec, element };
+
+struct Shape;
+
+// A member by its byte offset, for what a member pointer cannot name generically: a list's
+// element type differs from list to list, so its members are reached through offsets (a
+// compile-time table read by one generic decoder, copier and hasher; no code per element type).
+struct Place {
+    Base base = Base::none;
+    Field type = Field::none;
+    uint32_t at = 0;               // the member (list: its items pointer; object: its presence flag)
+    uint32_t count = 0;            // list: its count member
+    const Shape* shape = nullptr;  // list: its elements; object: its members
+};
+
 struct Binding {
     BoundMember member;
     bool digested = true;  // part of the model digest (cluster/model_digest.cpp)
-    constexpr bool bound() const { return member.index() != 0; }
+    Place place{};         // instead of `member`: a list, or a member of a list's element
+    constexpr bool bound() const { return member.index() != 0 || place.base != Base::none; }
 };
 
 // A row's binding: the member it lands in, found by its pointer, `&kd_pod::start_time_ms`.
@@ -269,6 +306,26 @@ constexpr void with_member(const Binding& b, F&& f) {
 
 // The slot of a bound value: by its type, in the group that type's events check against.
 constexpr Slot slot_of(const Binding& b) {
+    switch (b.place.type) {
+        case Field::none:
+            break;
+        case Field::str:
+            return Slot::bound_string;
+        case Field::int32:
+            return Slot::bound_int32;
+        case Field::boolean:
+            return Slot::bound_boolean;
+        case Field::time:
+            return Slot::bound_time;
+        case Field::strs:
+            return Slot::bound_strs;
+        case Field::kvs:
+            return Slot::bound_kvs;
+        case Field::list:
+            return Slot::bound_list;
+        case Field::object:
+            return Slot::bound_object;
+    }
     return std::visit(
         [](auto mp) {
             if constexpr (std::is_same_v<decltype(mp), std::monostate>) {
@@ -302,6 +359,64 @@ struct FieldRow {
     constexpr FieldRow(std::string_view json_, uint32_t proto_, Wire wire_, Binding bind_)
         : json(json_), proto(proto_), wire(wire_), slot(slot_of(bind_)), bind(bind_) {}
 };
+
+// The element struct of a bound list: its size (the elements' struct_size and the model's stride)
+// and the rows binding its members. An inlined object's Shape has size 0: its rows bind members
+// of the element it is in.
+struct Shape {
+    uint32_t size = 0;
+    std::span<const FieldRow> rows;
+};
+
+template <class S>
+constexpr Base base_of() {
+    if constexpr (std::is_same_v<S, kd_pod>) return Base::pod;
+    if constexpr (std::is_same_v<S, kd_pod_spec>) return Base::pod_spec;
+    return Base::element;
+}
+
+// A placed member of type T at `at` in S (use KD_MEMBER / KD_LIST / KD_OBJECT, which take the
+// offset and the type from the member's name).
+template <class S, class T>
+constexpr Binding placed(uint32_t at, Digest digest = Digest::yes) {
+    constexpr Field f = std::is_same_v<T, kd_str>              ? Field::str
+                        : std::is_same_v<T, int32_t>           ? Field::int32
+                        : std::is_same_v<T, uint8_t>           ? Field::boolean
+                        : std::is_same_v<T, int64_t>           ? Field::time
+                        : std::is_same_v<T, kd_str_list>       ? Field::strs
+                        : std::is_same_v<T, kd_key_value_list> ? Field::kvs
+                                                               : Field::none;
+    static_assert(f != Field::none,
+                  "a placed member is a kd_str, int32_t, uint8_t, int64_t, kd_str_list or kd_key_value_list");
+    return Binding{{}, digest == Digest::yes, Place{base_of<S>(), f, at}};
+}
+template <class S, class Items, class Count>
+constexpr Binding placed_list(uint32_t items, uint32_t count, const Shape& shape, Digest digest = Digest::yes) {
+    static_assert(std::is_pointer_v<Items> && std::is_same_v<Count, size_t>,
+                  "a list is `const T* items; size_t count;`");
+    using T = std::remove_cv_t<std::remove_pointer_t<Items>>;
+    static_assert(std::is_same_v<decltype(T::struct_size), uint32_t> && offsetof(T, struct_size) == 0,
+                  "a list's element starts with its struct_size (the stride its readers step by)");
+    if (shape.size != sizeof(T)) throw "the list's Shape is not of its element type";  // fails the compile
+    return Binding{{}, digest == Digest::yes, Place{base_of<S>(), Field::list, items, count, &shape}};
+}
+template <class S, class Flag>
+constexpr Binding placed_object(uint32_t flag, const Shape& shape) {
+    static_assert(std::is_same_v<Flag, uint8_t>, "an inlined object's presence flag is a uint8_t");
+    return Binding{{}, true, Place{base_of<S>(), Field::object, flag, 0, &shape}};
+}
+
+// KD_MEMBER(kd_topology_spread_constraint, max_skew): member max_skew of the element being read
+// (or of kd_pod / kd_pod_spec). KD_LIST(S, items, count, shape): a list of structs. KD_OBJECT(S,
+// flag, shape): an object whose members (shape's rows) are S's, flag set when it is present.
+#define KD_MEMBER(S, m, ...) ::kd::core::schema::placed<S, decltype(S::m)>(offsetof(S, m) __VA_OPT__(, ) __VA_ARGS__)
+#define KD_LIST(S, items, count, shape, ...)                                                                           \
+    ::kd::core::schema::placed_list<S, decltype(S::items), decltype(S::count)>(offsetof(S, items), offsetof(S, count), \
+                                                                               shape __VA_OPT__(, ) __VA_ARGS__)
+#define KD_OBJECT(S, flag, shape) ::kd::core::schema::placed_object<S, decltype(S::flag)>(offsetof(S, flag), shape)
+
+// The rows of what a row opens: a bound list's elements or inlined object, else its slot's context.
+constexpr std::span<const FieldRow> rows_inside(const FieldRow& r);
 
 namespace rows {
 
@@ -357,9 +472,45 @@ inline constexpr std::array<FieldRow, 3> kSelectorRequirement = {{
     {"values", 3, Wire::strings, Slot::selector_values},
 }};
 
+// core/v1 Toleration: a bound list.
+inline constexpr std::array<FieldRow, 4> kToleration = {{
+    {"key", 1, Wire::string, KD_MEMBER(kd_toleration, key)},
+    {"operator", 2, Wire::string, KD_MEMBER(kd_toleration, operator_)},
+    {"value", 3, Wire::string, KD_MEMBER(kd_toleration, value)},
+    {"effect", 4, Wire::string, KD_MEMBER(kd_toleration, effect)},
+}};
+inline constexpr Shape kTolerationShape{sizeof(kd_toleration), kToleration};
+
+// core/v1 TopologySpreadConstraint (a bound list: its rows bind the element's members), its
+// labelSelector inlined into it, and meta/v1 LabelSelectorRequirement as a kd_selector_requirement.
+inline constexpr std::array<FieldRow, 3> kLabelRequirement = {{
+    {"key", 1, Wire::string, KD_MEMBER(kd_selector_requirement, key)},
+    {"operator", 2, Wire::string, KD_MEMBER(kd_selector_requirement, operator_)},
+    {"values", 3, Wire::strings, KD_MEMBER(kd_selector_requirement, values)},
+}};
+inline constexpr Shape kLabelRequirementShape{sizeof(kd_selector_requirement), kLabelRequirement};
+inline constexpr std::array<FieldRow, 2> kSpreadSelector = {{
+    {"matchLabels", 1, Wire::string_map, KD_MEMBER(kd_topology_spread_constraint, match_labels)},
+    {"matchExpressions", 2, Wire::messages,
+     KD_LIST(kd_topology_spread_constraint, match_expressions, match_expression_count, kLabelRequirementShape)},
+}};
+inline constexpr Shape kSpreadSelectorShape{0, kSpreadSelector};
+inline constexpr std::array<FieldRow, 8> kSpreadConstraint = {{
+    {"maxSkew", 1, Wire::int32, KD_MEMBER(kd_topology_spread_constraint, max_skew)},
+    {"topologyKey", 2, Wire::string, KD_MEMBER(kd_topology_spread_constraint, topology_key)},
+    {"whenUnsatisfiable", 3, Wire::string, KD_MEMBER(kd_topology_spread_constraint, when_unsatisfiable)},
+    {"labelSelector", 4, Wire::message,
+     KD_OBJECT(kd_topology_spread_constraint, has_label_selector, kSpreadSelectorShape)},
+    {"minDomains", 5, Wire::int32, KD_MEMBER(kd_topology_spread_constraint, min_domains)},
+    {"nodeAffinityPolicy", 6, Wire::string, KD_MEMBER(kd_topology_spread_constraint, node_affinity_policy)},
+    {"nodeTaintsPolicy", 7, Wire::string, KD_MEMBER(kd_topology_spread_constraint, node_taints_policy)},
+    {"matchLabelKeys", 8, Wire::strings, KD_MEMBER(kd_topology_spread_constraint, match_label_keys)},
+}};
+inline constexpr Shape kSpreadConstraintShape{sizeof(kd_topology_spread_constraint), kSpreadConstraint};
+
 // core/v1 Pod.
 inline constexpr auto kPodRoot = root(spec_status(Slot::pod_spec, Slot::pod_status));
-inline constexpr std::array<FieldRow, 11> kPodSpec = {{
+inline constexpr std::array<FieldRow, 12> kPodSpec = {{
     {"containers", 2, Wire::messages, Slot::containers},
     {"initContainers", 20, Wire::messages, Slot::init_containers},
     {"nodeName", 10, Wire::string, bound(&kd_pod::node_name)},
@@ -367,10 +518,12 @@ inline constexpr std::array<FieldRow, 11> kPodSpec = {{
     {"priority", 25, Wire::int32, Slot::priority},
     {"priorityClassName", 24, Wire::string, bound(&kd_pod_spec::priority_class_name)},
     {"schedulerName", 19, Wire::string, Slot::scheduler_name},
-    {"tolerations", 22, Wire::messages, Slot::tolerations},
+    {"tolerations", 22, Wire::messages, KD_LIST(kd_pod_spec, tolerations, toleration_count, kTolerationShape)},
     {"nodeSelector", 7, Wire::string_map, Slot::node_selector},
     {"affinity", 18, Wire::message, Slot::affinity},
     {"overhead", 32, Wire::quantity_map, Slot::overhead},
+    {"topologySpreadConstraints", 33, Wire::messages,
+     KD_LIST(kd_pod_spec, topology_spread_constraints, topology_spread_constraint_count, kSpreadConstraintShape)},
 }};
 inline constexpr std::array<FieldRow, 1> kAffinity = {{{"nodeAffinity", 1, Wire::message, Slot::node_affinity}}};
 inline constexpr std::array<FieldRow, 1> kNodeAffinity = {
@@ -384,12 +537,6 @@ inline constexpr std::array<FieldRow, 3> kNodeRequirement = {{
     {"key", 1, Wire::string, Slot::req_key},
     {"operator", 2, Wire::string, Slot::req_op},
     {"values", 3, Wire::strings, Slot::req_values},
-}};
-inline constexpr std::array<FieldRow, 4> kToleration = {{
-    {"key", 1, Wire::string, Slot::tol_key},
-    {"operator", 2, Wire::string, Slot::tol_op},
-    {"value", 3, Wire::string, Slot::tol_value},
-    {"effect", 4, Wire::string, Slot::tol_effect},
 }};
 inline constexpr std::array<FieldRow, 2> kContainer = {{
     {"resources", 8, Wire::message, Slot::resources},
@@ -579,7 +726,6 @@ inline constexpr Context kContexts[] = {
     {Slot::node_required, rows::kNodeRequired},
     {Slot::term, rows::kTerm},
     {Slot::node_req, rows::kNodeRequirement},
-    {Slot::toleration, rows::kToleration},
     {Slot::container, rows::kContainer},
     {Slot::resources, rows::kResources},
     {Slot::volume, rows::kVolume},
@@ -615,6 +761,8 @@ inline constexpr Context kContexts[] = {
     {Slot::annotations, {}, Slot::annotation_value},
     {Slot::res_list, {}, Slot::quantity},
     {Slot::selector_labels, {}, Slot::selector_label_value},
+    {Slot::bound_kvs, {}, Slot::bound_kv_value},
+    // bound_element and bound_object have no context of their own: their rows are their Shape's.
 };
 
 // The context of each slot, or null (a slot that opens no context: its members are skipped).
@@ -642,8 +790,6 @@ constexpr Slot element_of(Slot list) {
             return Slot::node_req;
         case Slot::req_values:
             return Slot::req_value;
-        case Slot::tolerations:
-            return Slot::toleration;
         case Slot::containers:
         case Slot::init_containers:
             return Slot::container;
@@ -665,9 +811,18 @@ constexpr Slot element_of(Slot list) {
             return Slot::selector_req;
         case Slot::selector_values:
             return Slot::selector_value;
+        case Slot::bound_list:
+            return Slot::bound_element;
+        case Slot::bound_strs:
+            return Slot::bound_str_item;
         default:
             return Slot::none;
     }
+}
+
+constexpr std::span<const FieldRow> rows_inside(const FieldRow& r) {
+    if (r.bind.place.shape) return r.bind.place.shape->rows;
+    return rows_of(is_list(r.slot) ? element_of(r.slot) : r.slot);
 }
 
 // Checks of the table, at compile time: every row's slot is in the group its wire shape gives,
@@ -697,28 +852,64 @@ constexpr bool wire_fits(const FieldRow& r) {
     }
     return false;
 }
+constexpr bool rows_are_consistent(std::span<const FieldRow> rows);
+// A bound list's or inlined object's rows: all of them bind members of its element (an element's
+// size keeps the arrays of its draft and the model's pools 8-byte aligned).
+constexpr bool shape_is_consistent(const Place& p) {
+    if (p.type != Field::list && p.type != Field::object) return true;
+    if (!p.shape || (p.type == Field::list) != (p.shape->size != 0) || p.shape->size % 8 != 0) return false;
+    for (const FieldRow& r : p.shape->rows)
+        if (r.bind.place.base != Base::element) return false;
+    return rows_are_consistent(p.shape->rows);
+}
+constexpr bool rows_are_consistent(std::span<const FieldRow> rows) {
+    for (size_t a = 0; a < rows.size(); ++a) {
+        if (!wire_fits(rows[a]) || !shape_is_consistent(rows[a].bind.place)) return false;
+        for (size_t b = a + 1; b < rows.size(); ++b) {
+            if (rows[a].json == rows[b].json) return false;
+            if (rows[a].proto != 0 && rows[a].proto == rows[b].proto && rows[a].via == rows[b].via) return false;
+        }
+    }
+    return true;
+}
 constexpr bool schema_is_consistent() {
     for (size_t i = 0; i < std::size(kContexts); ++i) {
         const Context& c = kContexts[i];
         if (!is_object(c.slot)) return false;
         for (size_t j = i + 1; j < std::size(kContexts); ++j)
             if (kContexts[j].slot == c.slot) return false;
-        for (size_t a = 0; a < c.rows.size(); ++a) {
-            if (!wire_fits(c.rows[a])) return false;
-            for (size_t b = a + 1; b < c.rows.size(); ++b) {
-                if (c.rows[a].json == c.rows[b].json) return false;
-                if (c.rows[a].proto != 0 && c.rows[a].proto == c.rows[b].proto && c.rows[a].via == c.rows[b].via)
-                    return false;
-            }
-        }
+        if (!rows_are_consistent(c.rows)) return false;
     }
     return true;
 }
 static_assert(schema_is_consistent(), "object_schema.hpp: a row's wire shape and slot disagree, or a name repeats");
 
+// Every Shape the rows reach, each once (for the decoder's key matchers, made at compile time).
+struct ShapeTable {
+    std::array<const Shape*, 32> at{};
+    size_t n = 0;
+    constexpr void add(std::span<const FieldRow> rows) {
+        for (const FieldRow& r : rows) {
+            const Shape* s = r.bind.place.shape;
+            if (!s) continue;
+            bool seen = false;
+            for (size_t i = 0; i < n; ++i) seen = seen || at[i] == s;
+            if (seen) continue;
+            at[n++] = s;  // more than 32 shapes: a compile error (out of the array's bounds)
+            add(s->rows);
+        }
+    }
+};
+inline constexpr ShapeTable kShapes = [] {
+    ShapeTable t;
+    for (const Context& c : kContexts) t.add(c.rows);
+    return t;
+}();
+
 // The bindings of every row into members of S (kd_pod or kd_pod_spec), in row order.
 template <class S>
 constexpr bool binds_into(const Binding& b) {
+    if (b.place.base != Base::none) return b.place.base == base_of<S>();
     bool yes = false;
     with_member<S>(b, [&](auto) { yes = true; });
     return yes;
@@ -766,7 +957,9 @@ template <class S>
 constexpr bool bindings_are_unique() {
     for (size_t a = 0; a < kBound<S>.size(); ++a)
         for (size_t b = a + 1; b < kBound<S>.size(); ++b)
-            if (kBound<S>[a].member == kBound<S>[b].member) return false;
+            if (kBound<S>[a].place.base == Base::none ? kBound<S>[a].member == kBound<S>[b].member
+                                                      : kBound<S>[a].place.at == kBound<S>[b].place.at)
+                return false;
     return true;
 }
 static_assert(bindings_are_unique<kd_pod>() && bindings_are_unique<kd_pod_spec>(),

@@ -73,8 +73,6 @@ const kd_pod_spec* ModelPools::pod_spec(const PodDraft& d) {
             }
         }
     }
-    key.add_word(d.tolerations.size());
-    for (const auto& t : d.tolerations) key.add(t.key, t.op, t.value, t.effect);
     schema::add_bound(key, d.bound_spec);
     return spec_cache_.find_or_make(key, [&] { return intern_pod_spec(d, scheduler, requests); });
 }
@@ -115,7 +113,9 @@ const kd_pod_spec* ModelPools::intern_pod_spec(const PodDraft& d, std::string_vi
     spec.namespace_ = intern(d.meta.ns);
     spec.labels = intern_kvs(d.meta.labels);
     spec.scheduler_name = intern(scheduler);
-    schema::copy_bound(spec, d.bound_spec, [&](std::string_view s) { return intern(s); });
+    schema::copy_bound(
+        spec, d.bound_spec, [&](std::string_view s) { return intern(s); },
+        [&](const void* data, size_t bytes) { return keep_array(data, bytes); });
     spec.owners =
         intern_each(owner_pool_, scratch_.owners, d.meta.owners, spec.owner_count, [&](auto& e, const auto& o) {
             e.api_version = intern(o.api_version);
@@ -158,13 +158,6 @@ const kd_pod_spec* ModelPools::intern_pod_spec(const PodDraft& d, std::string_vi
     spec.affinity_terms = term_pool_.intern(terms);
     spec.affinity_term_count = terms.size();
 
-    spec.tolerations = intern_each(toleration_pool_, scratch_.tolerations, d.tolerations, spec.toleration_count,
-                                   [&](auto& e, const auto& t) {
-                                       e.key = intern(t.key);
-                                       e.operator_ = intern(t.op);
-                                       e.value = intern(t.value);
-                                       e.effect = intern(t.effect);
-                                   });
     return &(specs_.emplace_back() = spec);
 }
 

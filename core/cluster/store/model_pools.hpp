@@ -22,6 +22,11 @@ namespace kd::core {
 class ModelPools {
 public:
     kd_str intern(std::string_view s) { return strings_.intern(s); }
+    // The interned copy of a bound list's array (cluster/schema/bound_fields.hpp: `bytes`, a
+    // multiple of 8, of zero-filled elements whose strings are interned).
+    const void* keep_array(const void* data, size_t bytes) {
+        return bound_arrays_.intern(static_cast<const uint64_t*>(data), bytes / 8);
+    }
     // The interned copy of `s`, or an empty view when it was never interned.
     std::string_view find(std::string_view s) const { return strings_.find(s); }
 
@@ -47,14 +52,14 @@ private:
     ArrayPool<kd_key_value> kv_pool_;
     ArrayPool<kd_resource> resource_pool_;
     ArrayPool<kd_owner_reference> owner_pool_;
-    ArrayPool<kd_toleration> toleration_pool_;
     ArrayPool<kd_pod_condition> condition_pool_;
     ArrayPool<kd_container_status> container_status_pool_;
     ArrayPool<kd_taint> taint_pool_;
     ArrayPool<kd_str> str_pool_;
     ArrayPool<kd_selector_requirement> requirement_pool_;
     ArrayPool<kd_node_selector_term> term_pool_;
-    SlotStore<kd_pod_spec> specs_;  // each template once: spec_cache_ finds them by content
+    ArrayPool<uint64_t> bound_arrays_;  // the bound lists' arrays, whatever their element type
+    SlotStore<kd_pod_spec> specs_;      // each template once: spec_cache_ finds them by content
     // Content digests of what was interned already: most pods repeat a template, an annotation
     // set and a condition list seen before, and this skips interning each of their strings.
     struct ConditionList {
@@ -71,7 +76,6 @@ private:
         std::vector<kd_owner_reference> owners;
         std::vector<kd_node_selector_term> terms;
         std::vector<kd_str> strs;
-        std::vector<kd_toleration> tolerations;
         std::vector<kd_pod_condition> conditions;
         std::vector<kd_container_status> container_statuses;
         std::vector<kd_taint> taints;

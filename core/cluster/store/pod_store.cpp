@@ -32,7 +32,9 @@ void PodStore::put(const PodDraft& d, std::string_view uid, ModelPools& pools) {
         slot = free_.take(slots_);
     PodRecord& rec = slots_[slot];
     kd_pod p{};
-    schema::copy_bound(p, d.bound, [&](std::string_view s) { return pools.intern(s); });
+    schema::copy_bound(
+        p, d.bound, [&](std::string_view s) { return pools.intern(s); },
+        [&](const void* data, size_t bytes) { return pools.keep_array(data, bytes); });
     p.struct_size = sizeof(kd_pod);
     if (existing) {
         p.uid = rec.pod.uid;

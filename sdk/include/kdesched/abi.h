@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 4
+#define KD_API_VERSION_MINOR 5
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -163,7 +163,8 @@ typedef struct kd_toleration {
     kd_str effect; /* "" matches every effect */
 } kd_toleration;
 
-/* A node-selector requirement: key, operator (In, NotIn, Exists, DoesNotExist, Gt, Lt), values. */
+/* A node-selector requirement: key, operator (In, NotIn, Exists, DoesNotExist, Gt, Lt), values.
+ * (API 1.5) Also a label-selector requirement (In, NotIn, Exists, DoesNotExist). */
 typedef struct kd_selector_requirement {
     uint32_t struct_size;
     kd_str key;
@@ -187,6 +188,22 @@ typedef struct kd_pod_condition {
     kd_str reason;
     kd_str message;
 } kd_pod_condition;
+
+/* (API 1.5) One entry of spec.topologySpreadConstraints (core/v1 TopologySpreadConstraint). */
+typedef struct kd_topology_spread_constraint {
+    uint32_t struct_size;
+    int32_t max_skew;               /* maxSkew */
+    int32_t min_domains;            /* minDomains; 0 = absent (the API requires > 0 when set) */
+    uint8_t has_label_selector;     /* labelSelector present (without one the constraint counts no pod) */
+    kd_str topology_key;            /* topologyKey */
+    kd_str when_unsatisfiable;      /* DoNotSchedule | ScheduleAnyway */
+    kd_key_value_list match_labels; /* labelSelector.matchLabels */
+    const kd_selector_requirement* match_expressions; /* labelSelector.matchExpressions, stride: element struct_size */
+    size_t match_expression_count;
+    kd_str node_affinity_policy;  /* nodeAffinityPolicy: Honor | Ignore; "" = absent (Honor) */
+    kd_str node_taints_policy;    /* nodeTaintsPolicy: Honor | Ignore; "" = absent (Ignore) */
+    kd_str_list match_label_keys; /* matchLabelKeys */
+} kd_topology_spread_constraint;
 
 /* Pod phase. */
 typedef enum kd_pod_phase {
@@ -228,6 +245,9 @@ typedef struct kd_pod_spec {
     size_t affinity_term_count;
     const kd_toleration* tolerations;
     size_t toleration_count;
+    /* (API 1.5) spec.topologySpreadConstraints, in the pod's order. Stride: element struct_size. */
+    const struct kd_topology_spread_constraint* topology_spread_constraints;
+    size_t topology_spread_constraint_count;
 } kd_pod_spec;
 
 /* (API 1.3) Which list of status a kd_container_status comes from. */

@@ -43,7 +43,7 @@ inline int64_t milli(const std::string& q) {
 // fields later minors appended are cut off, so a plugin sees what an older host hands it and the
 // SDK's fallbacks for older hosts run (FakeHost and SnapshotBuilder::as_api_minor take a minor).
 struct HostStructSizes {
-    uint32_t host, create_info, snapshot, pod;
+    uint32_t host, create_info, snapshot, pod, pod_spec;
     static constexpr HostStructSizes of_minor(uint32_t minor) {
         return {size(minor < 1   ? offsetof(kd_host, count_eviction)
                      : minor < 2 ? offsetof(kd_host, update_object_status)
@@ -54,7 +54,8 @@ struct HostStructSizes {
                                  : sizeof(kd_snapshot)),
                 size(minor < 3   ? offsetof(kd_pod, status_reason)
                      : minor < 4 ? offsetof(kd_pod, start_time_ms)
-                                 : sizeof(kd_pod))};
+                                 : sizeof(kd_pod)),
+                size(minor < 5 ? offsetof(kd_pod_spec, topology_spread_constraints) : sizeof(kd_pod_spec))};
     }
 
 private:
@@ -116,6 +117,18 @@ public:
             std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> expressions, fields;
         };
         std::vector<Term> affinity;
+        // (API 1.5) One of spec.topologySpreadConstraints.
+        struct SpreadConstraint {
+            int32_t max_skew = 1;
+            std::string topology_key, when_unsatisfiable = "DoNotSchedule";
+            bool has_label_selector = false;
+            std::vector<std::pair<std::string, std::string>> match_labels;
+            std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> match_expressions;
+            int32_t min_domains = 0;
+            std::string node_affinity_policy, node_taints_policy;
+            std::vector<std::string> match_label_keys;
+        };
+        std::vector<SpreadConstraint> spread_constraints;
 
         PodSpec& on(std::string n) { return node = std::move(n), *this; }
         PodSpec& label(std::string k, std::string v) { return labels.emplace_back(std::move(k), std::move(v)), *this; }
@@ -148,6 +161,8 @@ public:
         PodSpec& select_node(std::string k, std::string v) {
             return node_selector.emplace_back(std::move(k), std::move(v)), *this;
         }
+        // Appends a topology spread constraint (API 1.5).
+        PodSpec& spread(SpreadConstraint c) { return spread_constraints.push_back(std::move(c)), *this; }
         PodSpec& tolerate(std::string key, std::string op, std::string value, std::string effect) {
             return tolerations.push_back({std::move(key), std::move(op), std::move(value), std::move(effect)}), *this;
         }
@@ -273,7 +288,7 @@ public:
         b.specs.reserve(pods_.size());
         for (auto& p : pods_) {
             kd_pod_spec sp{};
-            sp.struct_size = sizeof(kd_pod_spec);
+            sp.struct_size = sizes_.pod_spec;
             sp.namespace_ = s(p.ns);
             sp.labels = kvs(p.labels);
             sp.scheduler_name = s(p.scheduler);
@@ -298,6 +313,28 @@ public:
             for (auto& t : p.tolerations) tol.push_back({sizeof(kd_toleration), s(t[0]), s(t[1]), s(t[2]), s(t[3])});
             sp.tolerations = tol.data();
             sp.toleration_count = tol.size();
+            auto& spread = b.spread_constraints.emplace_back();
+            for (auto& c : p.spread_constraints) {
+                kd_topology_spread_constraint e{};
+                e.struct_size = sizeof(kd_topology_spread_constraint);
+                e.max_skew = c.max_skew;
+                e.min_domains = c.min_domains;
+                e.has_label_selector = c.has_label_selector || !c.match_labels.empty() || !c.match_expressions.empty();
+                e.topology_key = s(c.topology_key);
+                e.when_unsatisfiable = s(c.when_unsatisfiable);
+                e.match_labels = kvs(c.match_labels);
+                auto& ex = reqs(c.match_expressions);
+                e.match_expressions = ex.data();
+                e.match_expression_count = ex.size();
+                e.node_affinity_policy = s(c.node_affinity_policy);
+                e.node_taints_policy = s(c.node_taints_policy);
+                auto& keys = b.strs.emplace_back();
+                for (auto& k : c.match_label_keys) keys.push_back(s(k));
+                e.match_label_keys = {keys.data(), keys.size()};
+                spread.push_back(e);
+            }
+            sp.topology_spread_constraints = spread.data();
+            sp.topology_spread_constraint_count = spread.size();
             b.specs.push_back(sp);
 
             kd_pod k{};
@@ -384,6 +421,7 @@ private:
         std::deque<std::vector<kd_taint>> taints;
         std::deque<std::vector<kd_owner_reference>> owners;
         std::deque<std::vector<kd_toleration>> tolerations;
+        std::deque<std::vector<kd_topology_spread_constraint>> spread_constraints;
         std::deque<std::vector<kd_pod_condition>> conditions;
         std::deque<std::vector<kd_container_status>> container_statuses;
         std::deque<std::vector<kd_node_selector_term>> terms;

@@ -222,6 +222,35 @@ private:
     const kd_container_status* c_;
 };
 
+// (API 1.5) One of a pod's spec.topologySpreadConstraints.
+class TopologySpreadConstraint {
+public:
+    explicit TopologySpreadConstraint(const kd_topology_spread_constraint* c) : c_(c) {}
+    int32_t max_skew() const { return c_->max_skew; }
+    std::string_view topology_key() const { return sv(c_->topology_key); }
+    std::string_view when_unsatisfiable() const { return sv(c_->when_unsatisfiable); }
+    // minDomains, when set (the API allows only > 0).
+    std::optional<int32_t> min_domains() const {
+        return c_->min_domains ? std::optional<int32_t>(c_->min_domains) : std::nullopt;
+    }
+    // The labelSelector: whether there is one (without, the constraint counts no pod), its
+    // matchLabels and its matchExpressions.
+    bool has_label_selector() const { return c_->has_label_selector != 0; }
+    KeyValues match_labels() const { return KeyValues(c_->match_labels); }
+    StructRange<SelectorRequirement, kd_selector_requirement> match_expressions() const {
+        return {c_->match_expressions, c_->match_expression_count};
+    }
+    // "Honor", "Ignore", or "" when absent (the API defaults: Honor for node affinity, Ignore
+    // for taints).
+    std::string_view node_affinity_policy() const { return sv(c_->node_affinity_policy); }
+    std::string_view node_taints_policy() const { return sv(c_->node_taints_policy); }
+    size_t match_label_key_count() const { return c_->match_label_keys.count; }
+    std::string_view match_label_key(size_t i) const { return sv(c_->match_label_keys.items[i]); }
+
+private:
+    const kd_topology_spread_constraint* c_;
+};
+
 class Pod {
 public:
     explicit Pod(const kd_pod* p) : p_(p) {}
@@ -284,6 +313,14 @@ public:
     // kubelet) and on an older host, as creation_ms() is 0 when absent.
     int64_t start_ms() const {
         return p_->struct_size >= offsetof(kd_pod, start_time_ms) + sizeof(int64_t) ? p_->start_time_ms : 0;
+    }
+
+    // (API 1.5; empty on an older host) spec.topologySpreadConstraints, in the pod's order.
+    StructRange<TopologySpreadConstraint, kd_topology_spread_constraint> topology_spread_constraints() const {
+        const kd_pod_spec* s = p_->spec;
+        if (s->struct_size < offsetof(kd_pod_spec, topology_spread_constraint_count) + sizeof(size_t))
+            return {nullptr, 0};
+        return {s->topology_spread_constraints, s->topology_spread_constraint_count};
     }
 
 private:

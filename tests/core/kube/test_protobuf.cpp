@@ -8,6 +8,7 @@
 #include "kube/client/api_status.hpp"
 #include "kube/watch/response_splitters.hpp"
 #include "recording_sink.hpp"
+#include "spread_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -100,6 +101,9 @@ TEST_CASE("protobuf: the fields that matter are read (not merely equal to JSON)"
     CHECK(web.find("note=") != std::string::npos);
     CHECK(web.find("apps/v1,ReplicaSet,web-5d8f,6b1d3c52-0000-4000-8000-000000000001,1;") != std::string::npos);
     CHECK(web.find("priority=100000") != std::string::npos);
+    // Tolerations, a bound list (PodSpec 22): an empty operator or effect is absent.
+    CHECK(web.find(" tolerations=[key=dedicated operator=Equal value=batch effect=NoSchedule ;operator=Exists ;]") !=
+          std::string::npos);
     // Container statuses in kd_pod's order (the server lists the init containers' after), the
     // waiting reason, the running state; the last state is not read.
     CHECK(web.find("statuses=[0,app,7,1,CrashLoopBackOff,0;0,log,0,2,,0;1,setup,0,3,Completed,0;1,proxy,1,2,,0;]") !=
@@ -201,6 +205,25 @@ TEST_CASE("protobuf: a Pod's status.startTime (PodStatus 7, metav1.Time) is read
     REQUIRE(pb.pods.size() == 1);
     CHECK(pb.pods[0].bound.start_time_ms == 1795168805000);
     CHECK(pb.texts == json.texts);
+}
+
+TEST_CASE("protobuf: spec.topologySpreadConstraints (PodSpec 33), a bound list, is read whole", "[kube][protobuf]") {
+    // web-1 has two constraints (objects.yaml): every element field, its labelSelector's
+    // matchLabels and matchExpressions included, comes out of the server's protobuf as from JSON.
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder decoder("pods.pb", "Pod", "v1", pb);
+    ListBodySplitter splitter([&](std::string_view item, Encoding) { CHECK_FALSE(decoder.decode_protobuf(item)); });
+    splitter.feed(read("pods.pb"));
+    load_cluster_text(read("pods.json"), "pods.json", json);
+    REQUIRE(pb.pods.size() == json.pods.size());
+    size_t with = 0;
+    for (size_t i = 0; i < pb.pods.size(); ++i) {
+        const auto spread = kd::test::spread_text(pb.pods[i].bound_spec);
+        CHECK(spread == kd::test::spread_text(json.pods[i].bound_spec));
+        if (pb.pods[i].meta.name == "web-1") CHECK(spread == kd::test::kTwoSpreadConstraints);
+        with += !spread.empty();
+    }
+    CHECK(with == 1);
 }
 
 TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split anywhere", "[kube][protobuf]") {

@@ -1,6 +1,8 @@
 // Every drafted kind, every field the decoder reads, from JSON and from the equivalent YAML.
 #include "recording_sink.hpp"
 
+#include <kdesched/view.hpp>
+
 #include <catch2/catch.hpp>
 
 using namespace kd::test;
@@ -296,15 +298,17 @@ void check_pod(const PodDraft& p) {
     CHECK(p.affinity_terms[1].fields[0].key == "metadata.name");
     CHECK(p.affinity_terms[1].fields[0].op == "NotIn");
     CHECK(p.affinity_terms[1].fields[0].values == std::vector<std::string_view>{"node-9"});
-    REQUIRE(p.tolerations.size() == 2);
-    CHECK(p.tolerations[0].key == "node.kubernetes.io/not-ready");
-    CHECK(p.tolerations[0].op == "Exists");
-    CHECK(p.tolerations[0].value == "");
-    CHECK(p.tolerations[0].effect == "NoExecute");
-    CHECK(p.tolerations[1].key == "dedicated");
-    CHECK(p.tolerations[1].op == "Equal");
-    CHECK(p.tolerations[1].value == "web");
-    CHECK(p.tolerations[1].effect == "NoSchedule");
+    // A bound list: the draft's kd_pod_spec holds the elements, read through the SDK's view.
+    kd::StructRange<kd::Toleration, kd_toleration> tolerations(p.bound_spec.tolerations, p.bound_spec.toleration_count);
+    REQUIRE(tolerations.size() == 2);
+    CHECK(tolerations[0].key() == "node.kubernetes.io/not-ready");
+    CHECK(tolerations[0].op() == "Exists");
+    CHECK(tolerations[0].value() == "");
+    CHECK(tolerations[0].effect() == "NoExecute");
+    CHECK(tolerations[1].key() == "dedicated");
+    CHECK(tolerations[1].op() == "Equal");
+    CHECK(tolerations[1].value() == "web");
+    CHECK(tolerations[1].effect() == "NoSchedule");
     CHECK(p.local_storage);  // emptyDir
     CHECK(p.pvc);
     CHECK_FALSE(p.ephemeral_volume);

@@ -1,0 +1,94 @@
+// Bound lists of structs (cluster/schema/object_schema.hpp): spec.topologySpreadConstraints, one
+// row and its element rows, read the same from JSON and YAML (protobuf: tests/core/kube).
+#include "recording_sink.hpp"
+#include "spread_text.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace kd::test;
+
+namespace {
+
+const char* const kJson = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"ns"},"spec":{
+ "topologySpreadConstraints":[
+  {"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule",
+   "labelSelector":{"matchLabels":{"app":"web","tier":"front"},
+    "matchExpressions":[{"key":"track","operator":"In","values":["stable","canary"]},{"key":"legacy","operator":"DoesNotExist"}]},
+   "minDomains":2,"nodeAffinityPolicy":"Ignore","nodeTaintsPolicy":"Honor","matchLabelKeys":["pod-template-hash"]},
+  {"maxSkew":3,"topologyKey":"kubernetes.io/hostname","whenUnsatisfiable":"ScheduleAnyway"}],
+ "containers":[{"name":"c"}]}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b","namespace":"ns"},"spec":{"containers":[{"name":"c"}]}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"c","namespace":"ns"},"spec":{"topologySpreadConstraints":null}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"d","namespace":"ns"},"spec":{"topologySpreadConstraints":[]}})";
+
+const char* const kYaml = R"(apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: ns}
+spec:
+  containers: [{name: c}]
+  topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: DoNotSchedule
+    labelSelector:
+      matchLabels: {app: web, tier: front}
+      matchExpressions:
+      - {key: track, operator: In, values: [stable, canary]}
+      - {key: legacy, operator: DoesNotExist}
+    minDomains: 2
+    nodeAffinityPolicy: Ignore
+    nodeTaintsPolicy: Honor
+    matchLabelKeys: [pod-template-hash]
+  - {maxSkew: 3, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b, namespace: ns}
+spec: {containers: [{name: c}]}
+)";
+
+}  // namespace
+
+TEST_CASE("spec.topologySpreadConstraints, a bound list, is read whole from JSON and YAML", "[kinds][bound-list]") {
+    RecordingSink json;
+    load_text(kJson, json);
+    REQUIRE(json.pods.size() == 4);
+    CHECK(spread_text(json.pods[0].bound_spec) == kTwoSpreadConstraints);
+    // Every element carries its struct_size (the stride the model and plugins walk by).
+    CHECK(json.pods[0].bound_spec.topology_spread_constraints[0].struct_size == sizeof(kd_topology_spread_constraint));
+    CHECK(json.pods[0].bound_spec.topology_spread_constraints[0].match_expressions[1].struct_size ==
+          sizeof(kd_selector_requirement));
+    // Absent, null or empty: no list, and nothing left over from the pod before (the draft's clear()).
+    for (size_t i = 1; i < 4; ++i) {
+        CHECK(json.pods[i].bound_spec.topology_spread_constraint_count == 0);
+        CHECK(json.pods[i].bound_spec.topology_spread_constraints == nullptr);
+    }
+    CHECK(json.texts[0].find(" topologySpreadConstraints=[maxSkew=1 ") != std::string::npos);
+    CHECK(json.texts[1].find("topologySpreadConstraints") == std::string::npos);
+
+    RecordingSink yaml;
+    load_text(kYaml, yaml, "pods.yaml");
+    REQUIRE(yaml.pods.size() == 2);
+    CHECK(spread_text(yaml.pods[0].bound_spec) == kTwoSpreadConstraints);
+    CHECK(yaml.pods[1].bound_spec.topology_spread_constraint_count == 0);
+    CHECK(yaml.texts[0] == json.texts[0]);
+    CHECK(yaml.texts[1] == json.texts[1]);
+}
+
+TEST_CASE("a wrong type inside a bound list is one problem at its path", "[errors][bound-list]") {
+    RecordingSink sink;
+    std::string e = error_of([&] {
+        load_text(
+            R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"topologySpreadConstraints":[{"maxSkew":"one"}]}})",
+            sink);
+    });
+    CHECK(e.find("spec.topologySpreadConstraints[0].maxSkew") != std::string::npos);
+    CHECK(e.find("must be an integer") != std::string::npos);
+    e = error_of([&] {
+        load_text(
+            R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"topologySpreadConstraints":[{"labelSelector":{"matchExpressions":[{"values":"x"}]}}]}})",
+            sink);
+    });
+    CHECK(e.find("spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].values") != std::string::npos);
+    CHECK(e.find("must be a list") != std::string::npos);
+}

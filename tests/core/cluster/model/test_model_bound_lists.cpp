@@ -1,0 +1,91 @@
+// A bound list of structs in the model (spec.topologySpreadConstraints, API 1.5): interned into
+// the pools, part of the spec's content key (equal lists share a kd_pod_spec, different ones do
+// not) and of the model digest; a plugin on an older host sees none.
+#include "cluster/cluster_model.hpp"
+#include "cluster/decode/api_objects.hpp"
+#include "cluster/model_digest.hpp"
+#include "spread_text.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace kd::core;
+using kd::test::kTwoSpreadConstraints;
+using kd::test::spread_text;
+
+namespace {
+
+const std::string kSpreadJson = R"("topologySpreadConstraints":[
+  {"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule",
+   "labelSelector":{"matchLabels":{"app":"web","tier":"front"},
+    "matchExpressions":[{"key":"track","operator":"In","values":["stable","canary"]},{"key":"legacy","operator":"DoesNotExist"}]},
+   "minDomains":2,"nodeAffinityPolicy":"Ignore","nodeTaintsPolicy":"Honor","matchLabelKeys":["pod-template-hash"]},
+  {"maxSkew":3,"topologyKey":"kubernetes.io/hostname","whenUnsatisfiable":"ScheduleAnyway"}])";
+
+std::string spread_pod(const std::string& uid, const std::string& spread) {
+    return R"({"apiVersion":"v1","kind":"Pod","metadata":{"uid":")" + uid + R"(","namespace":"shop","name":")" + uid +
+           R"(","labels":{"app":"web"}},"spec":{"nodeName":"n1",)" + spread +
+           R"(,"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}})";
+}
+
+void feed_spread(ClusterModel& m, const std::vector<std::string>& objects) {
+    for (std::string text : objects) REQUIRE_FALSE(decode_api_objects(text.data(), text.size(), "test", "", "", m));
+}
+
+std::string spread_replaced(std::string s, const std::string& from, const std::string& to) {
+    auto at = s.find(from);
+    REQUIRE(at != std::string::npos);
+    return s.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("topology spread constraints are interned into the model and shared with the spec", "[model][bound-list]") {
+    ClusterModel m;
+    const std::string other =
+        spread_replaced(kSpreadJson, R"("matchLabelKeys":["pod-template-hash"])", R"("matchLabelKeys":[])");
+    feed_spread(m, {spread_pod("p1", kSpreadJson), spread_pod("p2", kSpreadJson), spread_pod("p3", other),
+                    spread_pod("p4", R"("priority":0)")});
+    const kd_pod* p1 = m.pod_by_uid("p1");
+    REQUIRE(p1);
+    CHECK(spread_text(*p1->spec) == kTwoSpreadConstraints);
+    CHECK(kd::Pod(p1).topology_spread_constraints().size() == 2);
+    // Equal constraints: one spec; a difference deep in one element: another.
+    CHECK(m.pod_by_uid("p2")->spec == p1->spec);
+    CHECK(m.pod_by_uid("p3")->spec != p1->spec);
+    CHECK(kd::Pod(m.pod_by_uid("p3")).topology_spread_constraints()[0].match_label_key_count() == 0);
+    CHECK(kd::Pod(m.pod_by_uid("p4")).topology_spread_constraints().empty());
+    CHECK(m.pod_by_uid("p4")->spec != p1->spec);
+
+    // A plugin on a host of API 1.4 (a kd_pod_spec without the 1.5 members) sees none.
+    kd_pod_spec old_spec = *p1->spec;
+    old_spec.struct_size = offsetof(kd_pod_spec, topology_spread_constraints);
+    kd_pod old = *p1;
+    old.spec = &old_spec;
+    CHECK(kd::Pod(&old).topology_spread_constraints().empty());
+}
+
+TEST_CASE("the model digest changes with any field of a topology spread constraint", "[model][digest][bound-list]") {
+    auto spread_digest = [](const std::string& spread) {
+        ClusterModel m;
+        feed_spread(m, {spread_pod("p1", spread)});
+        return digest_model(m).at("Pod");
+    };
+    const auto base = spread_digest(kSpreadJson);
+    CHECK(spread_digest(kSpreadJson) == base);
+    for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {R"("maxSkew":3)", R"("maxSkew":4)"},
+             {R"("minDomains":2)", R"("minDomains":3)"},
+             {R"("DoesNotExist")", R"("Exists")"},
+             {R"("canary")", R"("beta")"},
+             {R"("tier":"front")", R"("tier":"back")"},
+             {R"("nodeTaintsPolicy":"Honor")", R"("nodeTaintsPolicy":"Ignore")"},
+             {R"("pod-template-hash")", R"("version")"},
+             {R"("kubernetes.io/hostname")", R"("kubernetes.io/os")"}})
+        CHECK(spread_digest(spread_replaced(kSpreadJson, from, to)) != base);
+    // No selector is not the same as an empty one.
+    CHECK(spread_digest(spread_replaced(kSpreadJson, R"("whenUnsatisfiable":"ScheduleAnyway")",
+                                        R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{})")) != base);
+}
