@@ -51,7 +51,6 @@ bool in_scope(const std::optional<Namespaces>& namespaces, const std::optional<L
 bool evictor_admits(const Cycle& cycle, const Pod& pod) {
     Verdict v = cycle.filter(pod);
     if (v.allowed) v = cycle.pre_eviction_filter(pod);
-    if (!v.allowed) cycle.report_pod(pod, "skipped", v.reason);
     return v.allowed;
 }
 

@@ -61,7 +61,7 @@ bool in_scope(const std::optional<Namespaces>& namespaces, const std::optional<L
 
 // The evictor's Filter and then its PreEvictionFilter, both asked while the candidates are listed
 // as upstream does (podutil.WrapFilterFuncs(handle.Evictor().Filter,
-// handle.Evictor().PreEvictionFilter)); a refusal is reported as the pod's "skipped" reason.
+// handle.Evictor().PreEvictionFilter)). The host records a refusal itself (`--explain`: filtered).
 bool evictor_admits(const Cycle& cycle, const Pod& pod);
 
 // Candidates were put through the PreEvictionFilter when listed: the eviction does not run it again.
