@@ -261,6 +261,30 @@ TEST_CASE("RemoveFailedPods: namespaces and labelSelector", "[removefailedpods]"
     CHECK(p.run<RemoveFailedPods>(b, R"({"labelSelector": {"matchLabels": {"app": "web"}}})") == Pods{"a/pa"});
 }
 
+TEST_CASE("RemoveFailedPods: validation (upstream's validation_test.go)", "[removefailedpods][upstream][args]") {
+    SECTION("valid namespace args, no errors") {
+        CHECK(create_error<RemoveFailedPods>(R"({"namespaces": {"include": ["default"]}, "excludeOwnerKinds": ["Job"],
+                                              "reasons": ["ReasonDoesNotMatch"]})") == "");
+    }
+    SECTION("invalid namespaces args, expects error") {
+        CHECK(
+            create_error<RemoveFailedPods>(R"({"namespaces": {"include": ["default"], "exclude": ["kube-system"]}})") ==
+            "namespaces: only one of Include/Exclude namespaces can be set");
+    }
+    SECTION("valid label selector args, no errors") {
+        CHECK(create_error<RemoveFailedPods>(
+                  R"({"labelSelector": {"matchLabels": {"role.kubernetes.io/node": ""}}})") == "");
+    }
+    SECTION("invalid label selector args, expects errors") {
+        // Both problems, each at its path, in kdesched's words (docs/compatibility.md, 60).
+        CHECK(create_error<RemoveFailedPods>(
+                  R"({"labelSelector": {"matchExpressions": [{"key": "", "operator": "In"}]}})") ==
+              "labelSelector.matchExpressions[0].key: invalid label key: name \"\" must be 1-63 characters of "
+              "[A-Za-z0-9-_.], starting and ending with a letter or digit\n"
+              "labelSelector.matchExpressions[0].values: must be non-empty when operator is In");
+    }
+}
+
 TEST_CASE("RemoveFailedPods: validation", "[removefailedpods][args]") {
     CHECK(create_error<RemoveFailedPods>(R"({"namespaces": {"include": ["a"], "exclude": ["b"]}})") ==
           "namespaces: only one of Include/Exclude namespaces can be set");

@@ -207,6 +207,15 @@ TEST_CASE("RemovePodsHavingTooManyRestarts: validation (upstream's validation_te
     CHECK(create_error<RemovePodsHavingTooManyRestarts>(
               R"({"podRestartThreshold": 1, "namespaces": {"include": ["a"], "exclude": ["b"]}})") ==
           "namespaces: only one of Include/Exclude namespaces can be set");
+    // valid arg, no errors; invalid States arg; allows CrashLoopBackOff state; both invalid.
+    CHECK(create_error<RemovePodsHavingTooManyRestarts>(R"({"podRestartThreshold": 1, "states": ["Running"]})") == "");
+    CHECK(create_error<RemovePodsHavingTooManyRestarts>(R"({"podRestartThreshold": 1, "states": ["Failed"]})") ==
+          "states: states must be one of [CrashLoopBackOff Running]");
+    CHECK(create_error<RemovePodsHavingTooManyRestarts>(
+              R"({"podRestartThreshold": 1, "states": ["CrashLoopBackOff"]})") == "");
+    CHECK(create_error<RemovePodsHavingTooManyRestarts>(R"({"podRestartThreshold": 0, "states": ["Failed"]})") ==
+          "podRestartThreshold: invalid PodsHavingTooManyRestarts threshold\n"
+          "states: states must be one of [CrashLoopBackOff Running]");
 }
 
 // ---------------------------------------------------------------------------------------------
