@@ -67,6 +67,23 @@ TEST_CASE("validate reads kubernetes-sigs/descheduler's DeschedulerPolicy as is"
                                            "\"NoSuchPlugin\" has no entry in this profile's pluginConfig"));
 }
 
+TEST_CASE("validate accepts a profile enabling the kubernetes-sigs plugins with their args", "[cli][sigs]") {
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs.yaml"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+}
+
+TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, saying why", "[cli][sigs]") {
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-refused.yaml"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output,
+               Catch::Contains("plugin \"PodLifeTime\" args: conditions[0].minTimeSinceLastTransitionSeconds: "
+                               "not supported: kdesched does not read a pod condition's lastTransitionTime yet"));
+    CHECK_THAT(r.output,
+               Catch::Contains("plugin \"RemovePodsHavingTooManyRestarts\" args: podRestartThreshold: invalid "
+                               "PodsHavingTooManyRestarts threshold"));
+}
+
 TEST_CASE("a bad command line exits 2", "[cli]") {
     CHECK(run_command(quote(kBin) + " validate").exit_code == 2);
     CHECK(run_command(quote(kBin) + " frobnicate").exit_code == 2);

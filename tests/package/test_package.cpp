@@ -193,7 +193,8 @@ TEST_CASE("package: the binary, our plugins, the SDK, the default profile as a c
     fs::path root = package().root;
     for (const char* path : {"usr/bin/kdesched", "usr/lib/kdesched/plugins/kdesched_lownodeload.so",
                              "usr/lib/kdesched/plugins/kdesched_migrationcontroller.so",
-                             "usr/lib/kdesched/plugins/kdesched_defaultevictor.so", "usr/include/kdesched/abi.h",
+                             "usr/lib/kdesched/plugins/kdesched_defaultevictor.so",
+                             "usr/lib/kdesched/plugins/kdesched_sigs.so", "usr/include/kdesched/abi.h",
                              "usr/include/kdesched/plugin.hpp", "usr/lib/cmake/kdesched-sdk/kdesched-sdkConfig.cmake",
                              "usr/lib/cmake/kdesched-sdk/kdesched-sdkConfigVersion.cmake",
                              "usr/share/doc/kdesched/copyright", "usr/share/doc/kdesched/changelog.gz"}) {

@@ -1,0 +1,7 @@
+// The library's one exported symbol: the first kubernetes-sigs/descheduler plugins, one module.
+#include "pod_lifetime.hpp"
+#include "remove_failed_pods.hpp"
+#include "too_many_restarts.hpp"
+
+KDESCHED_MODULE("kubernetes-sigs", kd::plugins::sigs::PodLifeTime, kd::plugins::sigs::RemoveFailedPods,
+                kd::plugins::sigs::RemovePodsHavingTooManyRestarts)
