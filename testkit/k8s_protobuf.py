@@ -84,12 +84,16 @@ VOLUME_SOURCE = {"hostPath": (1, "m", {"path": (1, "s"), "type": (2, "s")}),
                  "projected": (26, "m", {"defaultMode": (2, "i")}),
                  "ephemeral": (29, "m", {})}
 VOLUME = {"name": (1, "s"), "": (2, "inline", VOLUME_SOURCE)}
+SPREAD_CONSTRAINT = {"maxSkew": (1, "i"), "topologyKey": (2, "s"), "whenUnsatisfiable": (3, "s"),
+                     "labelSelector": (4, "m", LABEL_SELECTOR), "minDomains": (5, "i"),
+                     "nodeAffinityPolicy": (6, "s"), "nodeTaintsPolicy": (7, "s"), "matchLabelKeys": (8, "rs")}
 POD_SPEC = {"volumes": (1, "rm", VOLUME), "containers": (2, "rm", CONTAINER), "restartPolicy": (3, "s"),
             "terminationGracePeriodSeconds": (4, "i"), "dnsPolicy": (6, "s"), "nodeSelector": (7, "ms"),
             "serviceAccountName": (8, "s"), "nodeName": (10, "s"), "hostNetwork": (11, "b"),
             "affinity": (18, "m", AFFINITY), "schedulerName": (19, "s"), "initContainers": (20, "rm", CONTAINER),
             "tolerations": (22, "rm", TOLERATION), "priorityClassName": (24, "s"), "priority": (25, "i"),
-            "runtimeClassName": (29, "s"), "overhead": (32, "mq")}
+            "runtimeClassName": (29, "s"), "overhead": (32, "mq"),
+            "topologySpreadConstraints": (33, "rm", SPREAD_CONSTRAINT)}
 CONTAINER_STATE = {"waiting": (1, "m", {"reason": (1, "s"), "message": (2, "s")}),
                    "running": (2, "m", {"startedAt": (1, "t")}),
                    "terminated": (3, "m", {"exitCode": (1, "i"), "signal": (2, "i"), "reason": (3, "s"),
