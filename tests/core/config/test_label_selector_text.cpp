@@ -15,10 +15,7 @@ namespace {
 bool text_matches(const std::string& text, const std::map<std::string, std::string>& labels) {
     auto parsed = parse_label_selector_text(text);
     REQUIRE(parsed.problem.empty());
-    return parsed.selector.matches([&](const std::string& k) -> std::optional<std::string> {
-        auto it = labels.find(k);
-        return it == labels.end() ? std::nullopt : std::optional<std::string>(it->second);
-    });
+    return parsed.selector.matches_map(labels);
 }
 
 std::string text_problem(const std::string& text) {

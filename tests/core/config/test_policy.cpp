@@ -77,18 +77,14 @@ TEST_CASE("policy: a full policy keeps its profiles, limits, node selector and g
     CHECK(c.maxNoOfPodsToEvictTotal == 50u);
     CHECK(c.evictionGracePeriodSeconds == 30);
     REQUIRE(c.nodeSelector);
-    auto labels = [](std::map<std::string, std::string> m) {
-        return [m](const std::string& k) -> std::optional<std::string> {
-            auto it = m.find(k);
-            return it == m.end() ? std::nullopt : std::optional<std::string>(it->second);
-        };
-    };
-    CHECK(c.nodeSelector->matches(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "a"}})));
+    using labels = std::map<std::string, std::string>;
+    CHECK(
+        c.nodeSelector->matches_map(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "a"}})));
     CHECK_FALSE(
-        c.nodeSelector->matches(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "b"}})));
-    CHECK_FALSE(
-        c.nodeSelector->matches(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"legacy", "true"}})));
-    CHECK_FALSE(c.nodeSelector->matches(labels({{"env", "prod"}})));
+        c.nodeSelector->matches_map(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "b"}})));
+    CHECK_FALSE(c.nodeSelector->matches_map(
+        labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"legacy", "true"}})));
+    CHECK_FALSE(c.nodeSelector->matches_map(labels({{"env", "prod"}})));
 }
 
 TEST_CASE("policy: an enabled plugin needs its pluginConfig entry, as upstream's profile requires", "[policy]") {
