@@ -5,6 +5,7 @@
 #include "config/policy_wire.hpp"
 
 #include <map>
+#include <set>
 
 namespace kd::core {
 
@@ -86,12 +87,11 @@ Profile build_policy_profile(const wire::PolicyProfile& in, const std::string& p
     }
     // Upstream builds a profile's plugins from their pluginConfig entries and refuses a plugin
     // that has none ("unable to find … plugin config"): so does kdesched, before anything runs.
-    std::map<std::string, bool> reported;
+    std::set<std::string> reported;
     auto needs_config = [&](const std::vector<PluginRef>& list, const char* point) {
         for (size_t i = 0; i < list.size(); ++i) {
             const PluginRef& ref = list[i];
-            if (ref.name == kDefaultEvictor || p.configFor(ref.name) || reported[ref.name]) continue;
-            reported[ref.name] = true;
+            if (ref.name == kDefaultEvictor || p.configFor(ref.name) || !reported.insert(ref.name).second) continue;
             report.at_location(
                 ref.where, kd::field_path(plugins_path, point),
                 "plugin \"" + ref.name +
@@ -111,11 +111,10 @@ Profile build_policy_profile(const wire::PolicyProfile& in, const std::string& p
 // has no plugin that reads them yet; they are checked so that a policy upstream refuses is refused.
 void check_metrics(const wire::Policy& in, Reporter& report) {
     if (!in.metricsProviders) return;
-    std::map<std::string, const wire::MetricsProvider*> providers;
+    std::map<std::string, size_t> providers;  // source → its first entry
     for (size_t i = 0; i < in.metricsProviders->size(); ++i) {
-        const auto& provider = (*in.metricsProviders)[i];
-        std::string source = provider.source.value_or("");
-        if (!providers.emplace(source, &provider).second)
+        std::string source = (*in.metricsProviders)[i].source.value_or("");
+        if (!providers.emplace(source, i).second)
             report.at(kd::index_path("metricsProviders", i), "metric provider \"" + source +
                                                                  "\" is already configured, each source can be "
                                                                  "configured only once");
@@ -125,10 +124,8 @@ void check_metrics(const wire::Policy& in, Reporter& report) {
                   "it is not allowed to combine metrics provider when metrics collector is enabled");
     auto prom = providers.find("Prometheus");
     if (prom == providers.end()) return;
-    const auto& provider = *prom->second;
-    size_t index = 0;
-    while (&(*in.metricsProviders)[index] != &provider) ++index;
-    std::string path = kd::index_path("metricsProviders", index);
+    const auto& provider = (*in.metricsProviders)[prom->second];
+    std::string path = kd::index_path("metricsProviders", prom->second);
     if (!provider.prometheus) {
         report.at(path, "prometheus configuration is required when prometheus source is enabled");
         return;

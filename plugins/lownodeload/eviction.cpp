@@ -119,23 +119,6 @@ bool PhaseRunner::passes_node_fit(const kd::Pod& pod, size_t t, const kd::Node& 
     return true;
 }
 
-void PhaseRunner::prefetch_filtered_fields(const NodeEntry& node) const {
-    // The filters read each pod's spec, then its owners and annotations, and the node fit its usage
-    // row: misses one after another, pod after pod, unless asked for all at once. The node may have
-    // been resolved long before (classification), so resolve()'s own prefetches are gone by now.
-    for (uint32_t i = node.pod_begin; i < node.pod_end; ++i) __builtin_prefetch(state.pods[i].pod->spec);
-    for (uint32_t i = node.pod_begin; i < node.pod_end; ++i) {
-        const kd_pod* p = state.pods[i].pod;
-        __builtin_prefetch(p->annotations.items);
-        __builtin_prefetch(p->spec->owners);
-    }
-    if (node.pod_end > node.pod_begin && node.metric) {
-        const char* row = reinterpret_cast<const char*>(state.entry_usage(node, 0));
-        const size_t bytes = size_t(node.metric->pod_count) * state.slots() * sizeof(int64_t);
-        for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b);
-    }
-}
-
 bool PhaseRunner::fits_any_target(const kd::Pod& pod, const std::vector<uint32_t>& targets) {
     TargetIndex& index = scratch.index;
     const int64_t* need = scratch.need.data();
@@ -252,7 +235,6 @@ void PhaseRunner::run(const std::vector<uint32_t>& sources, const std::vector<ui
     for (uint32_t src : sources) {
         resolve(src);
         const NodeEntry& node = state.nodes[src];
-        prefetch_filtered_fields(node);
         scratch.removable.clear();
         for (uint32_t i = node.pod_begin; i < node.pod_end; ++i) {
             const PodEntry& entry = state.pods[i];

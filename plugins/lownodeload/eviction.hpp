@@ -112,8 +112,6 @@ private:
     size_t consult_picker(uint32_t src, const std::vector<int64_t>& total, bool prod);
     // Tells the host why a candidate stays (`kdesched simulate --explain`).
     void skipped(const kd::Pod& pod, const char* reason) const { cycle.report_pod(pod, "skipped", reason); }
-    // Asks the cache for what filtering a source node's pods reads (eviction.cpp says why).
-    void prefetch_filtered_fields(const NodeEntry& node) const;
     // Evicts the sorted candidates in order, at most `cap` of them.
     void evict_pods(uint32_t src, std::vector<int64_t>& total, bool prod, DetectorCache& detectors, size_t cap);
 };

@@ -96,16 +96,18 @@ struct LabelSelector {
         }
     }
 
-    // `get(key)` returns std::optional<std::string_view> with the label's value.
+    // `get(key)` returns the label's value as an optional string or string view.
     // An empty selector matches everything (metav1.LabelSelectorAsSelector).
     template <class Lookup>
     bool matches(Lookup&& get) const {
         for (const auto& [k, val] : matchLabels) {
-            std::optional<std::string_view> got = get(k);
+            // Kept as the getter returns it: converting an optional string to a view would
+            // point into a temporary.
+            auto got = get(k);
             if (!got || *got != val) return false;
         }
         for (const auto& r : matchExpressions) {
-            std::optional<std::string_view> got = get(r.key);
+            auto got = get(r.key);
             bool in = got && std::find(r.values.begin(), r.values.end(), *got) != r.values.end();
             if (r.operator_ == "In" && !in) return false;
             if (r.operator_ == "NotIn" && in) return false;
