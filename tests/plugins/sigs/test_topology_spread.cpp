@@ -601,3 +601,327 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: validation (upstream's v
     CHECK(tsc_error(R"({"constraints": ["foo"]})") ==
           "constraints[0]: constraint foo is not one of map[DoNotSchedule:{} ScheduleAnyway:{}]");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Our own
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: namespaces are balanced apart, each in scope or not",
+          "[topologyspread][args]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    for (const char* ns : {"a", "b"})
+        for (int i = 0; i < 2; ++i)
+            b.pod(ns, "p" + std::to_string(i))
+                .on("n1")
+                .owner("ReplicaSet", "rs", false)
+                .label("foo", "bar")
+                .spread(tsc_zone(1));
+    Profile p;
+    SECTION("every namespace") {
+        CHECK(tsc_run(p, b) == Pods{"a/p1", "b/p1"});
+    }
+    SECTION("include") {
+        CHECK(tsc_run(p, b, R"({"namespaces": {"include": ["b"]}})") == Pods{"b/p1"});
+    }
+    SECTION("exclude") {
+        CHECK(tsc_run(p, b, R"({"namespaces": {"exclude": ["b"]}})") == Pods{"a/p1"});
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: labelSelector decides which pods count, not only which leave",
+          "[topologyspread][args]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    // zoneA: two pods of tier x and two others; zoneB: two of tier x. All match the constraint.
+    tsc_add_pods(b,
+                 {{.count = 2, .node = "n1", .labels = {{"foo", "bar"}, {"tier", "x"}}, .constraints = {tsc_zone(1)}},
+                  {.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                  {.count = 2, .node = "n2", .labels = {{"foo", "bar"}, {"tier", "x"}}, .constraints = {tsc_zone(1)}}});
+    Profile p;
+    SECTION("all pods: [4,2] gives one") {
+        CHECK(tsc_run(p, b) == tsc_pods({3}));
+    }
+    SECTION("tier x only: [2,2] is balanced") {
+        CHECK(tsc_run(p, b, R"({"labelSelector": {"matchLabels": {"tier": "x"}}})").empty());
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: constraints picks the whenUnsatisfiable actions balanced",
+          "[topologyspread][args]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    Spread soft = tsc_soft(tsc_zone(1));
+    soft.match_labels = {{"app", "soft"}};
+    tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                     {.count = 2, .node = "n1", .labels = {{"app", "soft"}}, .constraints = {soft}}});
+    Profile p;
+    SECTION("absent: DoNotSchedule only") {
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+    SECTION("empty: DoNotSchedule only") {
+        CHECK(tsc_run(p, b, R"({"constraints": []})") == tsc_pods({1}));
+    }
+    SECTION("ScheduleAnyway only") {
+        CHECK(tsc_run(p, b, R"({"constraints": ["ScheduleAnyway"]})") == tsc_pods({3}));
+    }
+    SECTION("both, in the pods' order") {
+        CHECK(tsc_run(p, b, kBothActions) == tsc_pods({1, 3}));
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: topologyBalanceNodeFit", "[topologyspread][args]") {
+    SnapshotBuilder b;
+    tsc_node(b, "n1", {{"zone", "zoneA"}});
+    tsc_node(b, "n2", {{"zone", "zoneB"}}).cordon();
+    tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}}});
+    Profile p;
+    SECTION("on (the default): the pod would fit no node of zoneB, so it stays and is reported") {
+        CHECK(tsc_run(p, b).empty());
+        CHECK(p.host.reports() == std::vector<std::string>{"pod ns1/pod-1 skipped=TopologyBalanceNodeFit"});
+    }
+    SECTION("off: it leaves all the same") {
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})") == tsc_pods({1}));
+        CHECK(p.host.reports().empty());
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: nodeAffinityPolicy", "[topologyspread][policies]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    Spread honour = tsc_zone(1), ignore = tsc_zone(1);
+    honour.node_affinity_policy = "Honor";
+    ignore.node_affinity_policy = "Ignore";
+    const std::vector<std::pair<std::string, std::string>> zone_a = {{"zone", "zoneA"}};
+    Profile p;
+    SECTION("absent (Honor): only zoneA is a domain for pods bound to it, [2] is balanced") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}, .node_selector = zone_a}});
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})").empty());
+    }
+    SECTION("Honor, through required node affinity") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {honour}, .affinity = {{"zone", "In", {"zoneA"}}}}});
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})").empty());
+    }
+    SECTION("Ignore: zoneB is a domain too, [2,0] gives one") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {ignore}, .node_selector = zone_a}});
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})") == tsc_pods({1}));
+    }
+    SECTION("a pod on a node the policy leaves out still counts, in a domain of its own") {
+        // pod-3's constraint includes zoneB only; pods 0 to 2 run in zoneA and count there: [3,1].
+        tsc_node(b, "n3", {{"zone", "zoneC"}});
+        tsc_add_pods(b, {{.count = 3, .node = "n1"},
+                         {.node = "n2", .constraints = {tsc_zone(1)}, .node_selector = {{"zone", "zoneB"}}}});
+        CHECK(tsc_run(p, b) == tsc_pods({2}));
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: nodeTaintsPolicy", "[topologyspread][policies]") {
+    SnapshotBuilder b;
+    tsc_node(b, "n1", {{"zone", "zoneA"}});
+    tsc_node(b, "n2", {{"zone", "zoneB"}}).taint("dedicated", "db", "NoExecute");
+    Spread honour = tsc_zone(1);
+    honour.node_taints_policy = "Honor";
+    Profile p;
+    SECTION("absent (Ignore): the tainted zone is a domain, [2,0] gives one") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}}});
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})") == tsc_pods({1}));
+    }
+    SECTION("Honor: a zone whose nodes the pod does not tolerate is no domain") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {honour}}});
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})").empty());
+    }
+    SECTION("Honor, tolerated: a domain again") {
+        tsc_add_pods(b, {{.count = 2,
+                          .node = "n1",
+                          .constraints = {honour},
+                          .tolerations = {{"dedicated", "Equal", "db", "NoExecute"}}}});
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: minDomains is not considered, as upstream",
+          "[topologyspread][policies]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    Spread min3 = tsc_zone(1);
+    min3.min_domains = 3;
+    tsc_add_pods(b, {{.node = "n1", .constraints = {min3}}, {.node = "n2", .constraints = {min3}}});
+    Profile p;
+    // The scheduler would count a global minimum of 0 with two domains of three wanted.
+    CHECK(tsc_run(p, b).empty());
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: a constraint's selector", "[topologyspread][selector]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    Profile p;
+    SECTION("no labelSelector: the constraint counts no pod") {
+        Spread none = tsc_zone(1);
+        none.match_labels.clear();
+        tsc_add_pods(b, {{.count = 3, .node = "n1", .constraints = {none}}});
+        CHECK(tsc_run(p, b).empty());
+    }
+    SECTION("matchExpressions") {
+        Spread expr = tsc_zone(1);
+        expr.match_labels.clear();
+        expr.match_expressions = {{"foo", "In", {"bar", "baz"}}};
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .labels = {{"foo", "baz"}}, .constraints = {expr}},
+                         {.node = "n1", .labels = {{"foo", "qux"}}}});
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+    SECTION("matchLabelKeys the pod lacks leave the selector as it is") {
+        Spread hashed = tsc_zone(1);
+        hashed.match_label_keys = {"pod-template-hash"};
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {hashed}}});
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+    SECTION("an invalid selector passes the constraint over, with a warning naming it") {
+        Spread bad = tsc_zone(1);
+        bad.match_expressions = {{"foo", "Near", {"bar"}}};
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {bad, tsc_on(tsc_zone(1), "zone")}}});
+        // The second, valid constraint still balances.
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+        REQUIRE_FALSE(p.host.logs().empty());
+        CHECK(p.host.logs().front() ==
+              "pod ns1/pod-0: topologySpreadConstraints[0] is passed over: labelSelector.matchExpressions[0].operator: "
+              "unknown operator \"Near\" (use In, NotIn, Exists or DoesNotExist) (fix the pod's labelSelector)");
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: which pods count", "[topologyspread]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 3);
+    Profile p;
+    SECTION("finished pods do not") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                         {.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                         {.node = "n2", .constraints = {tsc_zone(1)}},
+                         {.node = "n3", .constraints = {tsc_zone(1)}}});
+        b.pod("ns1", "done").on("n1").owner("ReplicaSet", "rs", false).label("foo", "bar").in_phase(KD_POD_SUCCEEDED);
+        b.pod("ns1", "failed").on("n1").owner("ReplicaSet", "rs", false).label("foo", "bar").in_phase(KD_POD_FAILED);
+        // [4,1,1] without them.
+        CHECK(tsc_run(p, b) == tsc_pods({3, 2}));
+    }
+    SECTION("pods and zones outside the extension point's nodes do not") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                         {.node = "n2", .constraints = {tsc_zone(1)}}});
+        b.select_nodes({"n1", "n2"});
+        CHECK(tsc_run(p, b).empty());
+    }
+    SECTION("the same pods with zoneC in: [2,1,0] gives one") {
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                         {.node = "n2", .constraints = {tsc_zone(1)}}});
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+    SECTION("pods on a node without the topology key do not, and that node is no domain") {
+        tsc_node(b, "bare", {});
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}},
+                         {.node = "n2", .constraints = {tsc_zone(1)}},
+                         {.node = "n3", .constraints = {tsc_zone(1)}},
+                         {.count = 5, .node = "bare", .constraints = {tsc_zone(1)}}});
+        CHECK(tsc_run(p, b).empty());
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: the order pods leave a domain in", "[topologyspread][order]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    Profile p;
+    SECTION("unconstrained pods before pods bound by nodeSelector, higher priority first, no priority last") {
+        tsc_add_pods(b,
+                     {{.node = "n1", .constraints = {tsc_zone(1)}, .priority = 3},
+                      {.node = "n1", .constraints = {tsc_zone(1)}},
+                      {.node = "n1", .constraints = {tsc_zone(1)}, .priority = 1},
+                      {.node = "n1", .constraints = {tsc_zone(1)}, .priority = 2},
+                      {.node = "n1", .constraints = {tsc_zone(1)}, .node_selector = {{"zone", "zoneA"}}, .priority = 9},
+                      {.node = "n1", .constraints = {tsc_zone(1)}, .priority = 0}});
+        // [6,0] gives three: from the back of [pod-4 | pod-1, pod-5(0), pod-2(1), pod-3(2), pod-0(3)].
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})") == tsc_pods({2, 3, 0}));
+    }
+    SECTION("pods that fit a node below the average leave before those that do not, whatever their priority") {
+        tsc_add_pods(b, {{.node = "n1", .constraints = {tsc_zone(1)}, .priority = 1},
+                         {.node = "n1", .constraints = {tsc_zone(1)}, .priority = 7},
+                         {.node = "n1", .constraints = {tsc_zone(1)}, .priority = 5}});
+        b.pod("ns1", "pod-9")
+            .on("n1")
+            .owner("ReplicaSet", "rs", false)
+            .label("foo", "bar")
+            .request("cpu", "3")
+            .with_priority(100);
+        // [4,0]: pod-9, the highest priority, cannot fit n2 (2 CPUs); the two highest that can go.
+        CHECK(tsc_run(p, b, R"({"topologyBalanceNodeFit": false})") == tsc_pods({2, 1}));
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: a full node of the smaller domain is no target",
+          "[topologyspread][nodefit]") {
+    SnapshotBuilder b;
+    tsc_node(b, "n1", {{"zone", "zoneA"}});
+    SECTION("no free pod slot") {
+        tsc_node(b, "n2", {{"zone", "zoneB"}}, 2000, 3000, 1);
+        b.pod("ns1", "other").on("n2").owner("ReplicaSet", "rs", false);
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}}});
+        Profile p;
+        CHECK(tsc_run(p, b).empty());
+    }
+    SECTION("a free pod slot") {
+        tsc_node(b, "n2", {{"zone", "zoneB"}}, 2000, 3000, 2);
+        b.pod("ns1", "other").on("n2").owner("ReplicaSet", "rs", false);
+        tsc_add_pods(b, {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}}});
+        Profile p;
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: eviction limits", "[topologyspread][limits]") {
+    // In each of ns1 and ns2: [4,4,0] over zones A, B, C chooses, in order, pod-6 and pod-7 (zoneB,
+    // n2), then pod-3 (zoneA, n1).
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 3);
+    for (const char* ns : {"ns1", "ns2"})
+        for (int i = 0; i < 8; ++i)
+            b.pod(ns, "pod-" + std::to_string(i))
+                .on(i < 4 ? "n1" : "n2")
+                .owner("ReplicaSet", "rs", false)
+                .label("foo", "bar")
+                .spread(tsc_zone(1));
+    Profile p;
+    SECTION("none") {
+        CHECK(tsc_run(p, b) == Pods{"ns1/pod-6", "ns1/pod-7", "ns1/pod-3", "ns2/pod-6", "ns2/pod-7", "ns2/pod-3"});
+    }
+    SECTION("a node's limit: its remaining pods are not asked for") {
+        p.host.limits.per_node = 1;
+        CHECK(tsc_run(p, b) == Pods{"ns1/pod-6", "ns1/pod-3"});
+        // ns1/pod-7 hits n2's limit, ns2/pod-3 n1's; ns2's n2 pods are passed over.
+        CHECK(p.requests() == 4);
+    }
+    SECTION("a namespace's limit: every other pod is asked for") {
+        p.host.limits.per_namespace = 1;
+        CHECK(tsc_run(p, b) == Pods{"ns1/pod-6", "ns2/pod-6"});
+        CHECK(p.requests() == 6);
+    }
+    SECTION("the total limit ends the cycle") {
+        p.host.limits.total = 2;
+        CHECK(tsc_run(p, b) == Pods{"ns1/pod-6", "ns1/pod-7"});
+        CHECK(p.requests() == 3);
+    }
+    SECTION("the evictor's PreEvictionFilter passes a pod over") {
+        p.host.on_pre_eviction_filter = [](const kd::Pod& pod) {
+            return pod.name() == "pod-6" ? kd::Verdict::reject("NodeFit") : kd::Verdict::allow();
+        };
+        CHECK(tsc_run(p, b) == Pods{"ns1/pod-7", "ns1/pod-3", "ns2/pod-7", "ns2/pod-3"});
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: args errors, all at once", "[topologyspread][args]") {
+    CHECK(tsc_error(R"({"constraints": ["foo", "DoNotSchedule", "scheduleAnyway"]})") ==
+          "constraints[0]: constraint foo is not one of map[DoNotSchedule:{} ScheduleAnyway:{}]\n"
+          "constraints[2]: constraint scheduleAnyway is not one of map[DoNotSchedule:{} ScheduleAnyway:{}]");
+    CHECK(tsc_error(R"({"constraints": ["foo"], "namespaces": {"include": ["a"], "exclude": ["b"]}})") ==
+          "constraints[0]: constraint foo is not one of map[DoNotSchedule:{} ScheduleAnyway:{}]\n"
+          "namespaces: only one of Include/Exclude namespaces can be set");
+    CHECK(tsc_error(R"({"topologyBalanceNodeFit": "yes"})") ==
+          "topologyBalanceNodeFit: must be true or false, got a string");
+    CHECK(tsc_error(R"({"maxSkew": 1})") ==
+          "maxSkew: unknown field (known fields: namespaces, labelSelector, constraints, topologyBalanceNodeFit)");
+    CHECK(tsc_error(R"({"topologyBalanceNodeFit": null, "constraints": null})") == "");
+}
