@@ -760,6 +760,21 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: a constraint's selector"
         tsc_add_pods(b, {{.count = 3, .node = "n1", .constraints = {none}}});
         CHECK(tsc_run(p, b).empty());
     }
+    SECTION("an empty labelSelector: every pod of the namespace") {
+        Spread all = tsc_zone(1);
+        all.match_labels.clear();
+        all.has_label_selector = true;
+        tsc_add_pods(b, {{.node = "n1", .labels = {{"app", "a"}}, .constraints = {all}},
+                         {.node = "n1", .labels = {{"app", "b"}}}});
+        b.pod("other", "x").on("n2").owner("ReplicaSet", "rs", false).label("app", "a");
+        CHECK(tsc_run(p, b) == tsc_pods({1}));
+    }
+    SECTION("an action outside `constraints` (here an unknown one) is never balanced") {
+        Spread odd = tsc_zone(1);
+        odd.when_unsatisfiable = "Sometimes";
+        tsc_add_pods(b, {{.count = 3, .node = "n1", .constraints = {odd}}});
+        CHECK(tsc_run(p, b, kBothActions).empty());
+    }
     SECTION("matchExpressions") {
         Spread expr = tsc_zone(1);
         expr.match_labels.clear();
