@@ -16,15 +16,37 @@ namespace {
 constexpr const char* kDoNotSchedule = "DoNotSchedule";
 constexpr const char* kScheduleAnyway = "ScheduleAnyway";
 
+// The evictor's Filter, asked once per pod and only about pods that matter: those declaring a
+// constraint and those a constraint counts. Upstream filters every pod while listing them; the
+// answer is the same (the Filter has no side effects), and `--explain` lists no unrelated pod
+// as filtered.
+class Admission {
+public:
+    explicit Admission(const Cycle& cycle) : cycle_(cycle) {}
+    bool operator()(const Pod& pod) {
+        auto it = known_.find(pod.raw());
+        if (it == known_.end()) it = known_.emplace(pod.raw(), cycle_.filter(pod).allowed).first;
+        return it->second;
+    }
+
+private:
+    const Cycle& cycle_;
+    std::unordered_map<const kd_pod*, bool> known_;
+};
+
 // Every constraint of the namespace's pods whose action is balanced, once each, in the order the
 // pods and their constraints come.
-std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, const std::vector<Pod>& pods,
+std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admits, const std::vector<Pod>& pods,
                                              const std::vector<std::string>& actions) {
     std::vector<SpreadConstraint> out;
     std::unordered_set<std::string> seen;
     for (const Pod& pod : pods) {
+        auto declared = pod.topology_spread_constraints();
+        bool balanced = false;
+        for (auto c : declared) balanced = balanced || listed(actions, c.when_unsatisfiable());
+        if (!balanced || !admits(pod)) continue;
         size_t index = 0;
-        for (auto c : pod.topology_spread_constraints()) {
+        for (auto c : declared) {
             size_t at = index++;
             if (!listed(actions, c.when_unsatisfiable())) continue;
             std::string why;
@@ -42,7 +64,7 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, const std::vect
 
 // The constraint's domains: every value of its key among the nodes it includes, then the pods
 // it selects counted where they run (a pod on a node it does not include still counts).
-SpreadDomains domains_of(const SpreadConstraint& c, const std::vector<Node>& nodes,
+SpreadDomains domains_of(const SpreadConstraint& c, Admission& admits, const std::vector<Node>& nodes,
                          const std::unordered_map<std::string_view, Node>& node_by_name, const std::vector<Pod>& pods,
                          size_t& counted) {
     SpreadDomains domains;
@@ -51,7 +73,7 @@ SpreadDomains domains_of(const SpreadConstraint& c, const std::vector<Node>& nod
             domains.try_emplace(std::string(*value));
     counted = 0;
     for (const Pod& pod : pods) {
-        if (pod.terminating() || !c.selects(pod)) continue;
+        if (pod.terminating() || !c.selects(pod) || !admits(pod)) continue;
         auto node = node_by_name.find(pod.node_name());
         if (node == node_by_name.end()) continue;
         auto value = node->second.labels().get(c.topology_key());
@@ -93,18 +115,18 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     for (const Node& node : nodes)
         for (auto pod : snap.pods_on_node(node.name())) {
             if (pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED) continue;
-            if (!in_scope(args_.namespaces, args_.labelSelector, pod) || !cycle.filter(pod).allowed) continue;
-            by_namespace[pod.ns()].push_back(pod);
+            if (in_scope(args_.namespaces, args_.labelSelector, pod)) by_namespace[pod.ns()].push_back(pod);
         }
+    Admission admits(cycle);
 
     const std::vector<std::string> actions = args_.balanced_actions();
     SpreadNodeFit fit(snap);
     std::vector<Pod> chosen;
     std::unordered_set<const kd_pod*> taken;
     for (const auto& [ns, pods] : by_namespace) {
-        for (const SpreadConstraint& c : constraints_of(cycle, pods, actions)) {
+        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods, actions)) {
             size_t counted = 0;
-            SpreadDomains domains = domains_of(c, nodes, node_by_name, pods, counted);
+            SpreadDomains domains = domains_of(c, admits, nodes, node_by_name, pods, counted);
             if (spread_is_balanced(domains, c.max_skew())) continue;
             SpreadChoice choice =
                 balance_domains(c, std::move(domains), counted, nodes, args_.topologyBalanceNodeFit, fit);

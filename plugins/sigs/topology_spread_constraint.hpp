@@ -18,7 +18,7 @@ namespace kd::plugins::sigs {
 
 class SpreadConstraint {
 public:
-    // The constraint `index` of `pod`'s spec, or nullopt with `why` set when its labelSelector is
+    // The constraint `c` of `pod`'s spec, or nullopt with `why` set when its labelSelector is
     // invalid (upstream logs the error and passes over the constraint).
     static std::optional<SpreadConstraint> of(const Pod& pod, const TopologySpreadConstraint& c, std::string& why);
 
@@ -33,7 +33,7 @@ public:
     const std::string& identity() const { return identity_; }
 
 private:
-    SpreadConstraint(const Pod& owner) : owner_(owner) {}
+    explicit SpreadConstraint(const Pod& owner) : owner_(owner) {}
     void make_identity();
 
     Pod owner_;  // the pod whose node affinity and tolerations the honoured policies read

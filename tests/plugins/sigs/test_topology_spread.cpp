@@ -940,3 +940,21 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: args errors, all at once
           "maxSkew: unknown field (known fields: namespaces, labelSelector, constraints, topologyBalanceNodeFit)");
     CHECK(tsc_error(R"({"topologyBalanceNodeFit": null, "constraints": null})") == "");
 }
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: the evictor is asked only about pods that matter",
+          "[topologyspread][filter]") {
+    SnapshotBuilder b;
+    tsc_zone_nodes(b, 2);
+    tsc_add_pods(b,
+                 {{.count = 2, .node = "n1", .constraints = {tsc_zone(1)}}, {.node = "n2", .labels = {{"app", "x"}}}});
+    b.pod("kube-system", "proxy").on("n1").owner("DaemonSet", "kube-proxy", true);
+    Profile p;
+    std::vector<std::string> asked;
+    p.host.on_filter = [&](const kd::Pod& pod) {
+        asked.push_back(pod.key());
+        return pod.name() == "pod-0" ? kd::Verdict::reject("Kept") : kd::Verdict::allow();
+    };
+    // pod-0, refused, neither declares nor counts: pod-1 alone in zoneA is balanced.
+    CHECK(tsc_run(p, b).empty());
+    CHECK(asked == std::vector<std::string>{"ns1/pod-0", "ns1/pod-1"});
+}
