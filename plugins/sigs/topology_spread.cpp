@@ -110,7 +110,8 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     }
 
     // The pods that count are those the plugin could evict: running on the nodes, in scope and
-    // passed by the evictor's Filter (upstream lists them through its pod filter), by namespace.
+    // passed by the evictor's Filter (upstream lists them through its pod filter), by namespace;
+    // the Filter is asked when a pod first matters (Admission).
     std::map<std::string_view, std::vector<Pod>> by_namespace;
     for (const Node& node : nodes)
         for (auto pod : snap.pods_on_node(node.name())) {
