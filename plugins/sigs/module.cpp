@@ -2,6 +2,8 @@
 #include "pod_lifetime.hpp"
 #include "remove_failed_pods.hpp"
 #include "too_many_restarts.hpp"
+#include "topology_spread.hpp"
 
 KDESCHED_MODULE("kubernetes-sigs", kd::plugins::sigs::PodLifeTime, kd::plugins::sigs::RemoveFailedPods,
-                kd::plugins::sigs::RemovePodsHavingTooManyRestarts)
+                kd::plugins::sigs::RemovePodsHavingTooManyRestarts,
+                kd::plugins::sigs::RemovePodsViolatingTopologySpreadConstraint)
