@@ -73,6 +73,14 @@ TEST_CASE("validate accepts a profile enabling the kubernetes-sigs plugins with 
     CHECK_THAT(r.output, Catch::StartsWith("OK: "));
 }
 
+TEST_CASE("validate accepts RemovePodsViolatingTopologySpreadConstraint with every arg, and names a bad one's line",
+          "[cli][sigs]") {
+    auto r =
+        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-topology-spread.yaml"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+}
+
 TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, saying why", "[cli][sigs]") {
     auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-refused.yaml"));
     CHECK(r.exit_code == 1);
