@@ -1,0 +1,310 @@
+// LowNodeUtilization. The first part: the requests-based cases of upstream's table tests
+// (pkg/framework/plugins/nodeutilization/lownodeutilization_test.go@v0.35.1 TestLowNodeUtilization
+// and TestLowNodeUtilizationWithTaints, named by their descriptions; the "with metrics enabled"
+// runs and the Prometheus tests are not ported: metricsUtilization is refused) as facts: same
+// nodes, pods and args, same number of pods evicted. Upstream counts evictions; we also state
+// which pods, in which order. Then the validation cases (validation_test.go) and our own, per arg.
+#include "utilization_test.hpp"
+
+using namespace utilization_test;
+using kd::plugins::sigs::LowNodeUtilization;
+
+namespace {
+
+const std::string kLnuCpuPods30To50 =
+    R"("thresholds": {"cpu": 30, "pods": 30}, "targetThresholds": {"cpu": 50, "pods": 50})";
+
+std::string lnu_args(const std::string& more = "") {
+    return "{" + kLnuCpuPods30To50 + (more.empty() ? "" : ", " + more) + "}";
+}
+
+// n1 (9 pods), n2, and n3 unschedulable: 4 cores and 3000 bytes each.
+void lnu_three_nodes(SnapshotBuilder& b) {
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+}
+
+// The pods on n1 that no evictor lets go: p6 a DaemonSet's, p7 a mirror pod with local storage,
+// p8 system-critical.
+void lnu_kept_pods(SnapshotBuilder& b, bool critical_has_owner = true) {
+    nu_ds(nu_pod(b, "p6", 400, 0, "n1"));
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1"));
+    nu_critical(b, "p8", 400, 0, "n1", critical_has_owner);
+}
+
+// "without priorities": p1..p5 of a ReplicaSet and the kept pods on n1 (8 of 9 pods, 80 % cpu),
+// p9 on n2 (10 %).
+void lnu_without_priorities(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
+const Pods kLnuFirstFour = {"default/p1", "default/p2", "default/p3", "default/p4"};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Upstream's cases: TestLowNodeUtilization
+
+TEST_CASE("LowNodeUtilization: no evictable pods", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 4; ++i) nu_ds(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    nu_mirror_with_local_storage(nu_pod(b, "p5", 400, 0, "n1"));
+    nu_critical(b, "p6", 400, 0, "n1", false);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()).empty());
+}
+
+TEST_CASE("LowNodeUtilization: without priorities", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_without_priorities(b);
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == kLnuFirstFour);
+}
+
+TEST_CASE("LowNodeUtilization: without priorities, but excluding namespaces", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace1"));
+    lnu_kept_pods(b, false);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("evictableNamespaces": {"exclude": ["namespace1"]})")).empty());
+}
+
+TEST_CASE("LowNodeUtilization: without priorities, but include only default namespace",
+          "[lownodeutilization][upstream]") {
+    // Upstream builds the args without validation and passes `include: [default]`, which the
+    // eviction ignores (it reads `exclude` only). kdesched validates at creation and refuses
+    // `include`, so the run is without it: the same pods go. p3..p5 have no owner: the evictor
+    // keeps them.
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    nu_rs(nu_pod(b, "p1", 400, 0, "n1"));
+    nu_rs(nu_pod(b, "p2", 400, 0, "n1"));
+    for (int i = 3; i <= 5; ++i) nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace" + std::to_string(i));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2"});
+    CHECK(sigs_test::create_error<LowNodeUtilization>(lnu_args(R"("evictableNamespaces": {"include": ["default"]})")) ==
+          "evictableNamespaces.include: only Exclude namespaces can be set, inclusion is not supported");
+}
+
+TEST_CASE("LowNodeUtilization: without priorities stop when cpu capacity is depleted",
+          "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == kLnuFirstFour);
+}
+
+TEST_CASE("LowNodeUtilization: with priorities", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).with_priority(kHighPriority);
+    nu_rs(nu_pod(b, "p5", 400, 0, "n1")).with_priority(kLowPriority);
+    nu_ds(nu_pod(b, "p6", 400, 0, "n1")).with_priority(kHighPriority);
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1")).with_priority(kLowPriority);
+    nu_critical(b, "p8", 400, 0, "n1");
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    // The low-priority pod goes first.
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) ==
+          Pods{"default/p5", "default/p1", "default/p2", "default/p3"});
+}
+
+TEST_CASE("LowNodeUtilization: without priorities evicting best-effort pods only", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    nu_best_effort(nu_rs(nu_pod(b, "p1", 400, 0, "n1")));
+    nu_best_effort(nu_rs(nu_pod(b, "p2", 400, 0, "n1")));
+    nu_rs(nu_pod(b, "p3", 400, 0, "n1"));
+    nu_best_effort(nu_rs(nu_pod(b, "p4", 400, 0, "n1")));
+    nu_best_effort(nu_rs(nu_pod(b, "p5", 400, 0, "n1")));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    // BestEffort pods request nothing, so only the pod count frees room: four go, p3 stays.
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) ==
+          Pods{"default/p1", "default/p2", "default/p4", "default/p5"});
+}
+
+TEST_CASE("LowNodeUtilization: with extended resource", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 9).allocatable(kExtended, "8");
+    nu_node(b, "n2", 4000, 3000, 10).allocatable(kExtended, "8");
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 0, 0, "n1")).request(kExtended, "1");
+    nu_normal(nu_pod(b, "p6", 0, 0, "n1")).request(kExtended, "1");
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 0, 0, "n1")).request(kExtended, "1");
+    nu_critical(b, "p8", 0, 0, "n1").request(kExtended, "1");
+    nu_rs(nu_pod(b, "p9", 0, 0, "n2")).request(kExtended, "1");
+    // 4 pods could go by the pod count; the extended resource's room (50 % of 8, minus 1) ends it at 3.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"thresholds": {"pods": 30, "example.com/foo": 30},
+        "targetThresholds": {"pods": 50, "example.com/foo": 50}})") == Pods{"default/p1", "default/p2", "default/p3"});
+}
+
+TEST_CASE("LowNodeUtilization: with extended resource in some of nodes", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 9).allocatable(kExtended, "8");
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    nu_rs(nu_pod(b, "p1", 0, 0, "n1")).request(kExtended, "1");
+    nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+    // n2 has none of the extended resource: no room.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"thresholds": {"pods": 30, "example.com/foo": 30},
+        "targetThresholds": {"pods": 50, "example.com/foo": 50}})")
+              .empty());
+}
+
+TEST_CASE("LowNodeUtilization: with extended resource in some of nodes with deviation",
+          "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 10).allocatable(kExtended, "8");
+    nu_node(b, "n2", 4000, 3000, 10).allocatable(kExtended, "8");
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    nu_rs(nu_pod(b, "p1", 0, 0, "n1")).request(kExtended, "1");
+    nu_rs(nu_pod(b, "p2", 0, 0, "n2")).request(kExtended, "7");
+    nu_rs(nu_pod(b, "p3", 0, 0, "n2"));
+    nu_rs(nu_pod(b, "p8", 0, 0, "n3"));
+    nu_rs(nu_pod(b, "p9", 0, 0, "n3"));
+    // Averages: pods 16.7 %, extended 50 % (n3 has none): n1 is under, n2 over. p2 (7 units)
+    // overdraws n1's room of 3, which ends the loop after it.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"useDeviationThresholds": true,
+        "thresholds": {"pods": 5, "example.com/foo": 10}, "targetThresholds": {"pods": 5, "example.com/foo": 10}})") ==
+          Pods{"default/p2"});
+}
+
+TEST_CASE("LowNodeUtilization: without priorities, but only other node is unschedulable",
+          "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10).cordon();
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()).empty());
+}
+
+TEST_CASE("LowNodeUtilization: only other node doesn't match pod node selector or affinity for p4 and p5",
+          "[lownodeutilization][upstream]") {
+    for (bool affinity : {false, true}) {
+        DYNAMIC_SECTION("without priorities, but only other node doesn't match pod node "
+                        << (affinity ? "affinity" : "selector") << " for p4 and p5") {
+            SnapshotBuilder b;
+            nu_node(b, "n1", 4000, 3000, 9);
+            nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
+            for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+            for (int i = 4; i <= 5; ++i) {
+                auto& p = nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+                if (affinity) {
+                    p.require_node("datacenter", "In", {"west"});
+                } else {
+                    p.select_node("datacenter", "west");
+                }
+            }
+            lnu_kept_pods(b);
+            if (affinity) nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+            CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2", "default/p3"});
+        }
+    }
+}
+
+TEST_CASE("LowNodeUtilization: deviation thresholds", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_without_priorities(b);
+    // Averages cpu 30 %, pods 33 %: n1's room on n2 is 35 % of 10 pods (3) minus 1.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"useDeviationThresholds": true,
+        "thresholds": {"cpu": 5, "pods": 5}, "targetThresholds": {"cpu": 5, "pods": 5}})") ==
+          Pods{"default/p1", "default/p2"});
+}
+
+TEST_CASE("LowNodeUtilization: deviation thresholds and overevicting memory", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 375, "n1"));
+    nu_ds(nu_pod(b, "p6", 400, 375, "n1"));
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 375, "n1"));
+    nu_critical(b, "p8", 400, 375, "n1");
+    nu_rs(nu_pod(b, "p9", 400, 3000, "n2"));
+    // n2's memory is full: no room.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"useDeviationThresholds": true,
+        "thresholds": {"cpu": 5, "pods": 5}, "targetThresholds": {"cpu": 5, "pods": 5}})")
+              .empty());
+}
+
+TEST_CASE("LowNodeUtilization: without priorities different evictions for requested and actual resources",
+          "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
+    for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    for (int i = 4; i <= 5; ++i)
+        nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).require_node("datacenter", "In", {"west"});
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2", "default/p3"});
+}
+
+TEST_CASE("LowNodeUtilization: without priorities with node eviction limit", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b, false);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("evictionLimits": {"node": 2})")) ==
+          Pods{"default/p1", "default/p2"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upstream's cases: TestLowNodeUtilizationWithTaints (the profile's per-node limit is the number
+// of evictions expected, as upstream sets it)
+
+namespace {
+
+const std::string kLnuPods20To70 = R"({"thresholds": {"pods": 20}, "targetThresholds": {"pods": 70}})";
+
+void lnu_taint_nodes(SnapshotBuilder& b, bool tainted_n3) {
+    nu_node(b, "n1", 2000, 3000, 10);
+    if (!tainted_n3) nu_node(b, "n2", 1000, 3000, 10);
+    auto& n3 = nu_node(b, "n3", 1000, 3000, 10);
+    if (tainted_n3) n3.taint("key", "value", "NoSchedule");
+}
+
+Pods lnu_taint_run(SnapshotBuilder& b, uint32_t per_node) {
+    Profile p(R"({"nodeFit": true})");
+    p.host.limits.per_node = per_node;
+    return nu_balance<LowNodeUtilization>(b, kLnuPods20To70, p);
+}
+
+}  // namespace
+
+TEST_CASE("LowNodeUtilization: with taints", "[lownodeutilization][upstream]") {
+    SnapshotBuilder b;
+    SECTION("No taints") {
+        lnu_taint_nodes(b, false);
+        for (int i = 1; i <= 8; ++i) nu_rs(nu_pod(b, "pod_" + std::to_string(i) + "_n1", 200, 0, "n1"));
+        nu_rs(nu_pod(b, "pod_9_n2", 200, 0, "n2"));
+        CHECK(lnu_taint_run(b, 1) == Pods{"default/pod_1_n1"});
+    }
+    SECTION("No pod tolerates node taint") {
+        lnu_taint_nodes(b, true);
+        for (int i = 1; i <= 8; ++i) nu_rs(nu_pod(b, "pod_" + std::to_string(i) + "_n1", 200, 0, "n1"));
+        nu_rs(nu_pod(b, "pod_9_n3", 200, 0, "n3"));
+        CHECK(lnu_taint_run(b, 0).empty());
+    }
+    for (uint32_t expected : {1u, 0u}) {
+        DYNAMIC_SECTION((expected ? "Pod which tolerates node taint"
+                                  : "Pod which tolerates node taint, set maxPodsToEvictTotal(0), should not be "
+                                    "expelled")) {
+            lnu_taint_nodes(b, true);
+            for (int i = 1; i <= 7; ++i) nu_rs(nu_pod(b, "pod_" + std::to_string(i) + "_n1", 200, 0, "n1"));
+            nu_rs(nu_pod(b, "tolerate_pod", 200, 0, "n1")).tolerate("key", "", "value", "");
+            nu_rs(nu_pod(b, "pod_9_n3", 200, 0, "n3"));
+            CHECK(lnu_taint_run(b, expected) == (expected ? Pods{"default/tolerate_pod"} : Pods{}));
+        }
+    }
+}
