@@ -201,3 +201,133 @@ TEST_CASE("HighNodeUtilization: with taints", "[highnodeutilization][upstream]")
         CHECK(hnu_taint_run(b, 1) == Pods{"default/tolerate_pod"});
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Upstream's validation cases (validation_test.go TestValidateHighNodeUtilizationPluginConfig)
+
+TEST_CASE("HighNodeUtilization: validation", "[highnodeutilization][upstream]") {
+    using sigs_test::create_error;
+    CHECK(create_error<HighNodeUtilization>(
+              R"({"thresholds": {"cpu": 20, "memory": 20}, "evictionModes": ["OnlyThresholdingResources"]})") == "");
+    CHECK(create_error<HighNodeUtilization>(
+              R"({"thresholds": {"example.com/foo": 20}, "evictionModes": ["OnlyThresholdingResources"]})") == "");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {}})") ==
+          "thresholds: no resource threshold is configured");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": -1}})") ==
+          "thresholds: cpu threshold not in [0, 100] range");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"memory": 101}})") ==
+          "thresholds: memory threshold not in [0, 100] range");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 50, "memory": 150}})") ==
+          "thresholds: memory threshold not in [0, 100] range");
+    CHECK(create_error<HighNodeUtilization>(
+              R"({"thresholds": {"cpu": 80}, "evictableNamespaces": {"exclude": ["ns1", "ns2"]}})") == "");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 80}, "evictionModes": ["InvalidMode"]})") ==
+          "evictionModes[0]: invalid eviction mode InvalidMode");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 80}, "evictionModes": null})") == "");
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 80}, "evictionModes": []})") == "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our cases, per arg
+
+TEST_CASE("HighNodeUtilization: args it refuses", "[highnodeutilization]") {
+    using sigs_test::create_error;
+    CHECK(create_error<HighNodeUtilization>("{}") == "thresholds: no resource threshold is configured");
+    CHECK(create_error<HighNodeUtilization>(
+              R"({"thresholds": {"cpu": 80}, "evictableNamespaces": {"include": ["a"]}})") ==
+          "evictableNamespaces.include: only Exclude namespaces can be set, inclusion is not supported");
+    CHECK(create_error<HighNodeUtilization>(
+              R"({"thresholds": {"cpu": 80}, "evictionModes": ["OnlyThresholdingResources", "All"]})") ==
+          "evictionModes[1]: invalid eviction mode All");
+    // Upstream's HighNodeUtilizationArgs has neither targetThresholds nor metricsUtilization.
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 80}, "targetThresholds": {"cpu": 90}})")
+              .rfind("targetThresholds: unknown field", 0) == 0);
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 80}, "metricsUtilization": {}})")
+              .rfind("metricsUtilization: unknown field", 0) == 0);
+    CHECK(create_error<HighNodeUtilization>(R"({"thresholds": {"cpu": 80}, "numberOfNodes": 3})") == "");
+}
+
+namespace {
+
+// Upstream's "without priorities": n1 (20 %) and cordoned n3 (10 %) underutilized, n2 (40 %) takes pods.
+void hnu_without_priorities(SnapshotBuilder& b, const std::string& p7_namespace = "default") {
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    nu_rs(nu_pod(b, "p1", 400, 0, "n1"));
+    nu_critical(b, "p2", 400, 0, "n1");
+    for (int i = 3; i <= 6; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n2"));
+    nu_rs(nu_pod(b, "p7", 400, 0, "n3", p7_namespace));
+}
+
+}  // namespace
+
+TEST_CASE("HighNodeUtilization: numberOfNodes", "[highnodeutilization]") {
+    SnapshotBuilder b;
+    hnu_without_priorities(b);
+    Profile p(R"({"nodeFit": true})");
+    SECTION("as many underutilized nodes as numberOfNodes: nothing to do") {
+        CHECK(nu_balance<HighNodeUtilization>(b, R"({"thresholds": {"cpu": 30, "pods": 30}, "numberOfNodes": 2})", p)
+                  .empty());
+        CHECK(nu_logged(p, "Number of nodes underutilized (2) is less or equal than numberOfNodes (2)"));
+    }
+    SECTION("fewer: the plugin runs") {
+        CHECK(nu_balance<HighNodeUtilization>(b, R"({"thresholds": {"cpu": 30, "pods": 30}, "numberOfNodes": 1})", p) ==
+              Pods{"default/p7", "default/p1"});
+    }
+}
+
+TEST_CASE("HighNodeUtilization: evictableNamespaces.exclude", "[highnodeutilization]") {
+    SnapshotBuilder b;
+    hnu_without_priorities(b, "keep");
+    CHECK(nu_balance<HighNodeUtilization>(
+              b, R"({"thresholds": {"cpu": 30, "pods": 30}, "evictableNamespaces": {"exclude": ["keep"]}})") ==
+          Pods{"default/p1"});
+}
+
+TEST_CASE("HighNodeUtilization: evictionModes OnlyThresholdingResources", "[highnodeutilization]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_best_effort(nu_rs(nu_pod(b, "requests-nothing", 0, 0, "n1")));
+    nu_rs(nu_pod(b, "requests-memory", -1, 100, "n1"));
+    nu_rs(nu_pod(b, "requests-cpu", 400, -1, "n1"));
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "full" + std::to_string(i), 400, 0, "n2"));
+    SECTION("without it, every pod of the underutilized node") {
+        CHECK(nu_balance<HighNodeUtilization>(b, R"({"thresholds": {"cpu": 30}})") ==
+              Pods{"default/requests-nothing", "default/requests-memory", "default/requests-cpu"});
+    }
+    SECTION("with it, only pods requesting a thresholds resource") {
+        CHECK(nu_balance<HighNodeUtilization>(
+                  b, R"({"thresholds": {"cpu": 30}, "evictionModes": ["OnlyThresholdingResources"]})") ==
+              Pods{"default/requests-cpu"});
+    }
+}
+
+TEST_CASE("HighNodeUtilization: returns quietly when there is nothing to pack", "[highnodeutilization]") {
+    SnapshotBuilder b;
+    Profile p(R"({"nodeFit": true})");
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    SECTION("no node is underutilized") {
+        for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "a" + std::to_string(i), 400, 0, "n1"));
+        for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "b" + std::to_string(i), 400, 0, "n2"));
+        CHECK(nu_balance<HighNodeUtilization>(b, kHnuCpuPods30, p).empty());
+        CHECK(nu_logged(p, "No node is underutilized, nothing to do here, you might tune your thresholds further"));
+    }
+    SECTION("every node is underutilized") {
+        nu_rs(nu_pod(b, "a1", 400, 0, "n1"));
+        CHECK(nu_balance<HighNodeUtilization>(b, kHnuCpuPods30, p).empty());
+        CHECK(nu_logged(p, "All nodes are underutilized, nothing to do here"));
+    }
+    CHECK(p.requests() == 0);
+}
+
+TEST_CASE("HighNodeUtilization: a node's limit moves on to the next underutilized node", "[highnodeutilization]") {
+    SnapshotBuilder b;
+    hnu_without_priorities(b);
+    nu_rs(nu_pod(b, "p8", 300, 0, "n3"));  // n3: 17.5 %, still under and still first (702 < 802)
+    Profile p(R"({"nodeFit": true})");
+    p.host.limits.per_node = 1;
+    CHECK(nu_balance<HighNodeUtilization>(b, kHnuCpuPods30, p) == Pods{"default/p7", "default/p1"});
+}

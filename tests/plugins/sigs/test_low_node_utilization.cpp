@@ -308,3 +308,231 @@ TEST_CASE("LowNodeUtilization: with taints", "[lownodeutilization][upstream]") {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Upstream's validation cases (validation_test.go TestValidateLowNodeUtilizationPluginConfig),
+// each message after its arg's path
+
+TEST_CASE("LowNodeUtilization: validation", "[lownodeutilization][upstream]") {
+    auto error = [](const std::string& thresholds, const std::string& targets) {
+        return sigs_test::create_error<LowNodeUtilization>(R"({"thresholds": )" + thresholds +
+                                                           R"(, "targetThresholds": )" + targets + "}");
+    };
+    CHECK(error(R"({"cpu": 20, "memory": 120})", R"({"cpu": 80, "memory": 80})") ==
+          "thresholds: thresholds config is not valid: memory threshold not in [0, 100] range");
+    const std::string different = "targetThresholds: thresholds and targetThresholds configured different resources";
+    // different num of resources; different resources; only thresholds, only targetThresholds,
+    // or each a different extended resource
+    CHECK(error(R"({"cpu": 20, "memory": 20})", R"({"cpu": 80, "memory": 80, "pods": 80})") == different);
+    CHECK(error(R"({"cpu": 20, "memory": 20})", R"({"cpu": 80, "pods": 80})") == different);
+    CHECK(error(R"({"cpu": 20, "memory": 20, "example.com/foo": 20})", R"({"cpu": 80, "memory": 80})") == different);
+    CHECK(error(R"({"cpu": 20, "memory": 20})", R"({"cpu": 80, "memory": 80, "example.com/foo": 80})") == different);
+    CHECK(error(R"({"cpu": 20, "memory": 20, "example.com/foo": 20})",
+                R"({"cpu": 80, "memory": 80, "example.com/bar": 80})") == different);
+    CHECK(error(R"({"cpu": 90, "memory": 20})", R"({"cpu": 80, "memory": 80})") ==
+          "thresholds.cpu: thresholds' cpu percentage is greater than targetThresholds'");
+    CHECK(error(R"({"cpu": 20, "memory": 20, "example.com/foo": 90})",
+                R"({"cpu": 80, "memory": 80, "example.com/foo": 20})") ==
+          "thresholds.example.com/foo: thresholds' example.com/foo percentage is greater than targetThresholds'");
+    // passing valid plugin config, with and without an extended resource
+    CHECK(error(R"({"cpu": 20, "memory": 20})", R"({"cpu": 80, "memory": 80})") == "");
+    CHECK(error(R"({"cpu": 20, "memory": 20, "example.com/foo": 20})",
+                R"({"cpu": 80, "memory": 80, "example.com/foo": 80})") == "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our cases, per arg
+
+TEST_CASE("LowNodeUtilization: every threshold problem names its arg", "[lownodeutilization]") {
+    using sigs_test::create_error;
+    CHECK(create_error<LowNodeUtilization>("{}") ==
+          "thresholds: thresholds config is not valid: no resource threshold is configured\n"
+          "targetThresholds: targetThresholds config is not valid: no resource threshold is configured");
+    CHECK(create_error<LowNodeUtilization>(R"({"thresholds": {"cpu": -1}, "targetThresholds": {"cpu": 101}})") ==
+          "thresholds: thresholds config is not valid: cpu threshold not in [0, 100] range\n"
+          "targetThresholds: targetThresholds config is not valid: cpu threshold not in [0, 100] range");
+    // The bounds themselves are valid.
+    CHECK(create_error<LowNodeUtilization>(R"({"thresholds": {"cpu": 0}, "targetThresholds": {"cpu": 100}})") == "");
+    // With deviation thresholds both are spans around the average: thresholds may exceed targets.
+    CHECK(create_error<LowNodeUtilization>(
+              R"({"useDeviationThresholds": true, "thresholds": {"cpu": 90}, "targetThresholds": {"cpu": 10}})") == "");
+    CHECK(create_error<LowNodeUtilization>(lnu_args(R"("evictableNamespaces": {"exclude": ["kube-system"]})")) == "");
+    CHECK(create_error<LowNodeUtilization>(lnu_args(R"("numberOfNodes": 2, "evictionLimits": {"node": 3})")) == "");
+    CHECK(create_error<LowNodeUtilization>(lnu_args(R"("evictionLimits": {"node": -1})")) != "");
+}
+
+TEST_CASE("LowNodeUtilization: metricsUtilization is refused at creation", "[lownodeutilization]") {
+    const std::string refusal =
+        "metricsUtilization: not supported: this version of kdesched computes node utilization from the pods' "
+        "resource requests only (metrics-server and Prometheus sources are not available); remove "
+        "metricsUtilization to use requests-based utilization";
+    // Upstream's three metrics validation cases, and the plain forms.
+    for (std::string metrics :
+         {R"({"source": "KubernetesMetrics", "metricsServer": true})", R"({"source": "Prometheus"})",
+          R"({"source": "KubernetesMetrics", "prometheus": {"query": "up"}})", R"({"metricsServer": true})", R"({})"}) {
+        CAPTURE(metrics);
+        CHECK(sigs_test::create_error<LowNodeUtilization>(lnu_args(R"("metricsUtilization": )" + metrics)) == refusal);
+    }
+}
+
+TEST_CASE("LowNodeUtilization: evictableNamespaces.include is refused", "[lownodeutilization]") {
+    CHECK(sigs_test::create_error<LowNodeUtilization>(
+              lnu_args(R"("evictableNamespaces": {"include": ["a"], "exclude": ["b"]})")) ==
+          "evictableNamespaces.include: only Exclude namespaces can be set, inclusion is not supported\n"
+          "evictableNamespaces: only one of Include/Exclude namespaces can be set");
+}
+
+TEST_CASE("LowNodeUtilization: evictableNamespaces.exclude keeps those pods and takes the next ones",
+          "[lownodeutilization]") {
+    SnapshotBuilder b;
+    lnu_three_nodes(b);
+    nu_rs(nu_pod(b, "p1", 400, 0, "n1", "keep"));
+    nu_rs(nu_pod(b, "p2", 400, 0, "n1", "keep"));
+    for (int i = 3; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("evictableNamespaces": {"exclude": ["keep"]})")) ==
+          Pods{"default/p3", "default/p4", "default/p5"});
+}
+
+TEST_CASE("LowNodeUtilization: numberOfNodes", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    lnu_without_priorities(b);  // one underutilized node, n2
+    SECTION("as many underutilized nodes as numberOfNodes: nothing to do") {
+        Profile p(R"({"nodeFit": true})");
+        CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("numberOfNodes": 1)"), p).empty());
+        CHECK(nu_logged(p, "Number of nodes underutilized (1) is less or equal than numberOfNodes (1)"));
+    }
+    SECTION("fewer: the plugin runs") {
+        CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("numberOfNodes": 0)")) == kLnuFirstFour);
+    }
+}
+
+TEST_CASE("LowNodeUtilization: returns quietly when there is nothing to balance", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    Profile p(R"({"nodeFit": true})");
+    SECTION("no node is underutilized") {
+        nu_node(b, "n1", 4000, 3000, 10);
+        nu_node(b, "n2", 4000, 3000, 10);
+        for (int i = 1; i <= 8; ++i) nu_rs(nu_pod(b, "a" + std::to_string(i), 400, 0, "n1"));
+        for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "b" + std::to_string(i), 400, 0, "n2"));  // 40 %: appropriate
+        CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(), p).empty());
+        CHECK(nu_logged(p, "No node is underutilized, nothing to do here, you might tune your thresholds further"));
+    }
+    SECTION("every node is underutilized") {
+        nu_node(b, "n1", 4000, 3000, 10);
+        nu_node(b, "n2", 4000, 3000, 10);
+        nu_rs(nu_pod(b, "a1", 400, 0, "n1"));
+        CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(), p).empty());
+        CHECK(nu_logged(p, "All nodes are underutilized, nothing to do here"));
+    }
+    SECTION("no node is overutilized") {
+        nu_node(b, "n1", 4000, 3000, 10);
+        nu_node(b, "n2", 4000, 3000, 10);
+        for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "a" + std::to_string(i), 400, 0, "n1"));
+        CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(), p).empty());
+        CHECK(nu_logged(p, "All nodes are under target utilization, nothing to do here"));
+    }
+    CHECK(p.requests() == 0);
+}
+
+namespace {
+
+// n0 (60 % cpu) and n1 (80 %) overutilized, n2 a big empty node: thresholds cpu 20 → 50.
+void lnu_two_sources(SnapshotBuilder& b) {
+    nu_node(b, "n0", 4000, 3000, 110);
+    nu_node(b, "n1", 4000, 3000, 110);
+    nu_node(b, "n2", 40000, 3000, 110);
+    for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "a" + std::to_string(i), 800, 0, "n0"));
+    for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "b" + std::to_string(i), 800, 0, "n1"));
+}
+
+const std::string kLnuCpu20To50 = R"({"thresholds": {"cpu": 20}, "targetThresholds": {"cpu": 50}})";
+
+}  // namespace
+
+TEST_CASE("LowNodeUtilization: the fullest node first, each down to its target", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    lnu_two_sources(b);
+    // n1 goes down to 2000m (two pods), then n0 (one pod).
+    CHECK(nu_balance<LowNodeUtilization>(b, kLnuCpu20To50) == Pods{"default/b1", "default/b2", "default/a1"});
+}
+
+TEST_CASE("LowNodeUtilization: evictionLimits.node caps each node, not the cycle", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    lnu_two_sources(b);
+    CHECK(nu_balance<LowNodeUtilization>(
+              b, R"({"thresholds": {"cpu": 20}, "targetThresholds": {"cpu": 50}, "evictionLimits": {"node": 1}})") ==
+          Pods{"default/b1", "default/a1"});
+}
+
+TEST_CASE("LowNodeUtilization: the profile's limits", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    lnu_two_sources(b);
+    Profile p(R"({"nodeFit": true})");
+    SECTION("a node's limit moves on to the next node") {
+        p.host.limits.per_node = 1;
+        CHECK(nu_balance<LowNodeUtilization>(b, kLnuCpu20To50, p) == Pods{"default/b1", "default/a1"});
+        CHECK(p.requests() == 3);  // b2 was refused by n1's limit
+    }
+    SECTION("the total limit ends the cycle") {
+        p.host.limits.total = 1;
+        CHECK(nu_balance<LowNodeUtilization>(b, kLnuCpu20To50, p) == Pods{"default/b1"});
+        CHECK(p.requests() == 2);
+    }
+}
+
+TEST_CASE("LowNodeUtilization: pods leave by priority, then QoS, then the prefer-no-eviction annotation",
+          "[lownodeutilization]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 5);
+    nu_node(b, "n2", 4000, 3000, 100);
+    nu_rs(nu_pod(b, "with-priority", 100, 0, "n1")).with_priority(0);
+    nu_rs(nu_pod(b, "guaranteed", 100, 0, "n1")).with_qos(KD_QOS_GUARANTEED);
+    nu_rs(nu_pod(b, "prefers-to-stay", 100, 0, "n1"))
+        .annotation("descheduler.alpha.kubernetes.io/prefer-no-eviction", "");
+    nu_rs(nu_pod(b, "burstable", 100, 0, "n1"));
+    nu_best_effort(nu_rs(nu_pod(b, "best-effort", 0, 0, "n1")));
+    // Pods only: n1 holds 5 of 5, its target is 1 (20 %): four go, the prioritised one stays.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"thresholds": {"pods": 2}, "targetThresholds": {"pods": 20}})") ==
+          Pods{"default/best-effort", "default/burstable", "default/prefers-to-stay", "default/guaranteed"});
+}
+
+TEST_CASE("LowNodeUtilization: pods that ended hold nothing", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "done" + std::to_string(i), 100, 0, "n1")).in_phase(KD_POD_SUCCEEDED);
+    nu_rs(nu_pod(b, "failed", 100, 0, "n1")).in_phase(KD_POD_FAILED);
+    for (int i = 1; i <= 6; ++i) nu_rs(nu_pod(b, "run" + std::to_string(i), 100, 0, "n1"));
+    // n1 holds 6 pods of 10, not 10: one goes to reach the target of 5, and none of the ended ones.
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"thresholds": {"pods": 20}, "targetThresholds": {"pods": 50}})") ==
+          Pods{"default/run1"});
+}
+
+TEST_CASE("LowNodeUtilization: a cordoned node is never a destination", "[lownodeutilization]") {
+    // Without nodeFit, so that only the classification keeps the pods in place.
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10).cordon();
+    nu_node(b, "n3", 4000, 3000, 10);
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "q" + std::to_string(i), 400, 0, "n3"));  // 40 %: appropriate
+    Profile p("{}");
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(), p).empty());
+    CHECK(nu_logged(p, "No node is underutilized"));
+}
+
+TEST_CASE("LowNodeUtilization: a pod must tolerate every taint of some destination", "[lownodeutilization]") {
+    // Upstream's utils.PodToleratesTaints counts every taint, PreferNoSchedule too. Without nodeFit,
+    // so that only this check keeps pods in place.
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10).taint("dedicated", "batch", "PreferNoSchedule");
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 100, 0, "n1"));
+    nu_rs(nu_pod(b, "tolerates", 100, 0, "n1")).tolerate("dedicated", "Exists", "", "");
+    nu_rs(nu_pod(b, "wrong-value", 100, 0, "n1")).tolerate("dedicated", "Equal", "web", "");
+    Profile p("{}");
+    CHECK(nu_balance<LowNodeUtilization>(b, R"({"thresholds": {"pods": 20}, "targetThresholds": {"pods": 50}})", p) ==
+          Pods{"default/tolerates"});
+}
