@@ -1,8 +1,9 @@
 #include "low_node_utilization.hpp"
 
-#include "common.hpp"
 #include "utilization_eviction.hpp"
 #include "utilization_usage.hpp"
+
+#include <tuple>
 
 namespace kd::plugins::sigs {
 
