@@ -52,7 +52,7 @@ void HighNodeUtilization::balance(Cycle& cycle) {
 
     sort_by_usage(underutilized, true);
     SourceEviction how;
-    how.reason = "node is underutilized (HighNodeUtilization)";
+    how.reason = "node is underutilized";
     how.resources = resources_;
     how.evictableNamespaces = args_.evictableNamespaces;
     how.removable = [&](const Pod& pod) {

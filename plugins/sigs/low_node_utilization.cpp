@@ -51,7 +51,7 @@ void LowNodeUtilization::balance(Cycle& cycle) {
 
     sort_by_usage(overutilized, false);
     SourceEviction how;
-    how.reason = "node is overutilized (LowNodeUtilization)";
+    how.reason = "node is overutilized";
     how.resources = resources_;
     how.evictableNamespaces = args_.evictableNamespaces;
     if (args_.evictionLimits) how.node_limit = args_.evictionLimits->node;
