@@ -536,3 +536,25 @@ TEST_CASE("LowNodeUtilization: a pod must tolerate every taint of some destinati
     CHECK(nu_balance<LowNodeUtilization>(b, R"({"thresholds": {"pods": 20}, "targetThresholds": {"pods": 50}})", p) ==
           Pods{"default/tolerates"});
 }
+
+TEST_CASE("LowNodeUtilization: deviation thresholds are clamped to [0, 100]", "[lownodeutilization]") {
+    // Average cpu 30 %: the low span of 50 gives -20, clamped to 0, so the empty n1 is underutilized
+    // (0 <= 0); the high span of 10 gives 40 %, over which n2 (80 %) is. n1 takes 40 % of 4 cores.
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10);
+    for (int i = 1; i <= 8; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n2"));
+    nu_rs(nu_pod(b, "q1", 400, 0, "n3"));
+    CHECK(nu_balance<LowNodeUtilization>(
+              b, R"({"useDeviationThresholds": true, "thresholds": {"cpu": 50}, "targetThresholds": {"cpu": 10}})") ==
+          Pods{"default/p1", "default/p2", "default/p3", "default/p4"});
+}
+
+TEST_CASE("LowNodeUtilization: a dry run takes the same pods", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    lnu_without_priorities(b);
+    Profile p(R"({"nodeFit": true})");
+    p.host.dry_run = true;
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(), p) == kLnuFirstFour);
+}
