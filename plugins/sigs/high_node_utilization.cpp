@@ -38,8 +38,10 @@ void HighNodeUtilization::balance(Cycle& cycle) {
         ClassifiedNode c{&n, capped_allocatable(n.node, full, resources_)};
         if (below_threshold(n.share, low)) {
             underutilized.push_back(std::move(c));
-        } else if (!n.node.unschedulable()) {
-            destinations.push_back(std::move(c));
+            cycle.report_node(n.node.name(), "class", "low");
+        } else {
+            if (!n.node.unschedulable()) destinations.push_back(std::move(c));
+            cycle.report_node(n.node.name(), "class", "appropriate");
         }
     }
     cycle.debug("HighNodeUtilization: " + std::to_string(underutilized.size()) + " underutilized nodes of " +

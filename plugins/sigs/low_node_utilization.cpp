@@ -37,8 +37,12 @@ void LowNodeUtilization::balance(Cycle& cycle) {
         ClassifiedNode c{&n, capped_allocatable(n.node, high, resources_)};
         if (!n.node.unschedulable() && below_threshold(n.share, low)) {
             underutilized.push_back(std::move(c));
+            cycle.report_node(n.node.name(), "class", "low");
         } else if (above_threshold(n.share, high)) {
             overutilized.push_back(std::move(c));
+            cycle.report_node(n.node.name(), "class", "high");
+        } else {
+            cycle.report_node(n.node.name(), "class", "appropriate");
         }
     }
     cycle.debug("LowNodeUtilization: " + std::to_string(underutilized.size()) + " underutilized and " +

@@ -50,8 +50,15 @@ bool evict_from_node(Cycle& cycle, const ClassifiedNode& source, std::vector<Pod
     uint64_t evicted = 0;
     for (const auto& pod : pods) {
         if (how.node_limit && evicted >= *how.node_limit) break;
-        if (!tolerates_some_destination(pod, destinations)) continue;
-        if (excluded(how.evictableNamespaces, pod)) continue;
+        // Why a pod stayed, for `kdesched simulate --explain` (the filters report themselves).
+        if (!tolerates_some_destination(pod, destinations)) {
+            cycle.report_pod(pod, "skipped", "Taints: tolerates no destination node's taints");
+            continue;
+        }
+        if (excluded(how.evictableNamespaces, pod)) {
+            cycle.report_pod(pod, "skipped", "EvictableNamespaces");
+            continue;
+        }
         if (!cycle.pre_eviction_filter(pod).allowed) continue;
         EvictOutcome out = cycle.evict(pod, how.reason, options);
         if (!out.evicted()) {

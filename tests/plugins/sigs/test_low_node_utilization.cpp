@@ -558,3 +558,30 @@ TEST_CASE("LowNodeUtilization: a dry run takes the same pods", "[lownodeutilizat
     p.host.dry_run = true;
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(), p) == kLnuFirstFour);
 }
+
+TEST_CASE("LowNodeUtilization: reports each node's class and why a candidate stayed", "[lownodeutilization]") {
+    SnapshotBuilder b;
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10).taint("dedicated", "web", "NoSchedule");
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    nu_node(b, "n4", 4000, 3000, 10).taint("dedicated", "batch", "NoSchedule");
+    nu_rs(nu_pod(b, "p1", 400, 0, "n1", "keep")).tolerate("dedicated", "Exists", "", "");
+    nu_rs(nu_pod(b, "p2", 400, 0, "n1")).tolerate("dedicated", "Exists", "", "");
+    for (int i = 3; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+    Profile p("{}");
+    CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("evictableNamespaces": {"exclude": ["keep"]})"), p) ==
+          Pods{"default/p2"});
+    const auto& reports = p.host.reports();
+    auto reported = [&](const std::string& line) {
+        return std::find(reports.begin(), reports.end(), line) != reports.end();
+    };
+    CHECK(reported("node n1 class=high"));
+    CHECK(reported("node n2 class=low"));
+    CHECK(reported("node n3 class=appropriate"));  // cordoned: never underutilized
+    CHECK(reported("node n4 class=low"));
+    CHECK(reported("pod keep/p1 skipped=EvictableNamespaces"));
+    for (int i = 3; i <= 5; ++i)
+        CHECK(
+            reported("pod default/p" + std::to_string(i) + " skipped=Taints: tolerates no destination node's taints"));
+}
