@@ -92,6 +92,27 @@ TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, say
                                "PodsHavingTooManyRestarts threshold"));
 }
 
+TEST_CASE("validate accepts LowNodeUtilization and HighNodeUtilization with every arg", "[cli][sigs]") {
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-utilization.yaml"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+}
+
+TEST_CASE("validate refuses metricsUtilization and the nodeutilization args upstream refuses", "[cli][sigs]") {
+    auto r =
+        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-utilization-refused.yaml"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: metricsUtilization: not supported: "
+                                         "this version of kdesched computes node utilization from the pods' "
+                                         "resource requests only"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: thresholds.cpu: thresholds' cpu "
+                                         "percentage is greater than targetThresholds'"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"HighNodeUtilization\" args: evictableNamespaces.include: only "
+                                         "Exclude namespaces can be set, inclusion is not supported"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"HighNodeUtilization\" args: evictionModes[0]: invalid eviction "
+                                         "mode Everything"));
+}
+
 TEST_CASE("a bad command line exits 2", "[cli]") {
     CHECK(run_command(quote(kBin) + " validate").exit_code == 2);
     CHECK(run_command(quote(kBin) + " frobnicate").exit_code == 2);
