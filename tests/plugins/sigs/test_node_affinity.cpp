@@ -1,0 +1,1 @@
+#include "sigs_test.hpp"
