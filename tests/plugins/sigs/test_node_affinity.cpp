@@ -337,3 +337,13 @@ TEST_CASE("RemovePodsViolatingNodeAffinity: validation", "[nodeaffinity][args]")
     CHECK(create_error<RemovePodsViolatingNodeAffinity>(R"({"nodeAffinityType": ["x"], "nodeSelector": "a"})")
               .find("nodeSelector: unknown field") == 0);
 }
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: preferredDuringSchedulingIgnoredDuringExecution is refused for now",
+          "[nodeaffinity][args]") {
+    CHECK(create_error<RemovePodsViolatingNodeAffinity>(
+              R"({"nodeAffinityType": ["requiredDuringSchedulingIgnoredDuringExecution",
+                                       "preferredDuringSchedulingIgnoredDuringExecution"]})") ==
+          "nodeAffinityType[1]: preferredDuringSchedulingIgnoredDuringExecution is not supported yet: kdesched does "
+          "not read a pod's preferred node affinity (docs/compatibility.md); use "
+          "requiredDuringSchedulingIgnoredDuringExecution");
+}
