@@ -64,8 +64,17 @@ META = {"name": (1, "s"), "generateName": (2, "s"), "namespace": (3, "s"), "uid"
 REQUIREMENT = {"key": (1, "s"), "operator": (2, "s"), "values": (3, "rs")}
 LABEL_SELECTOR = {"matchLabels": (1, "ms"), "matchExpressions": (2, "rm", REQUIREMENT)}
 TERM = {"matchExpressions": (1, "rm", REQUIREMENT), "matchFields": (2, "rm", REQUIREMENT)}
+POD_AFFINITY_TERM = {"labelSelector": (1, "m", LABEL_SELECTOR), "namespaces": (2, "rs"), "topologyKey": (3, "s"),
+                     "namespaceSelector": (4, "m", LABEL_SELECTOR), "matchLabelKeys": (5, "rs"),
+                     "mismatchLabelKeys": (6, "rs")}
+POD_AFFINITY = {"requiredDuringSchedulingIgnoredDuringExecution": (1, "rm", POD_AFFINITY_TERM),
+                "preferredDuringSchedulingIgnoredDuringExecution":
+                    (2, "rm", {"weight": (1, "i"), "podAffinityTerm": (2, "m", POD_AFFINITY_TERM)})}
 AFFINITY = {"nodeAffinity": (1, "m", {"requiredDuringSchedulingIgnoredDuringExecution":
-                                      (1, "m", {"nodeSelectorTerms": (1, "rm", TERM)})})}
+                                      (1, "m", {"nodeSelectorTerms": (1, "rm", TERM)}),
+                                      "preferredDuringSchedulingIgnoredDuringExecution":
+                                      (2, "rm", {"weight": (1, "i"), "preference": (2, "m", TERM)})}),
+            "podAffinity": (2, "m", POD_AFFINITY), "podAntiAffinity": (3, "m", POD_AFFINITY)}
 TOLERATION = {"key": (1, "s"), "operator": (2, "s"), "value": (3, "s"), "effect": (4, "s"),
               "tolerationSeconds": (5, "i")}
 RESOURCES = {"limits": (1, "mq"), "requests": (2, "mq")}

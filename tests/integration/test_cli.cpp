@@ -73,6 +73,14 @@ TEST_CASE("validate accepts a profile enabling the kubernetes-sigs plugins with 
     CHECK_THAT(r.output, Catch::StartsWith("OK: "));
 }
 
+TEST_CASE("validate accepts RemovePodsViolatingTopologySpreadConstraint with every arg, and names a bad one's line",
+          "[cli][sigs]") {
+    auto r =
+        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-topology-spread.yaml"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+}
+
 TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, saying why", "[cli][sigs]") {
     auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-refused.yaml"));
     CHECK(r.exit_code == 1);
@@ -86,6 +94,27 @@ TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, say
                                          "excludedTaints can be set, but not both"));
     CHECK_THAT(r.output, Catch::Contains("plugin \"RemovePodsViolatingNodeAffinity\" args: nodeAffinityType: "
                                          "nodeAffinityType needs to be set"));
+}
+
+TEST_CASE("validate accepts LowNodeUtilization and HighNodeUtilization with every arg", "[cli][sigs]") {
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-utilization.yaml"));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Catch::StartsWith("OK: "));
+}
+
+TEST_CASE("validate refuses metricsUtilization and the nodeutilization args upstream refuses", "[cli][sigs]") {
+    auto r =
+        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-utilization-refused.yaml"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: metricsUtilization: not supported: "
+                                         "this version of kdesched computes node utilization from the pods' "
+                                         "resource requests only"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: thresholds.cpu: thresholds' cpu "
+                                         "percentage is greater than targetThresholds'"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"HighNodeUtilization\" args: evictableNamespaces.include: only "
+                                         "Exclude namespaces can be set, inclusion is not supported"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"HighNodeUtilization\" args: evictionModes[0]: invalid eviction "
+                                         "mode Everything"));
 }
 
 TEST_CASE("a bad command line exits 2", "[cli]") {

@@ -86,6 +86,20 @@ TEST_CASE("a DeschedulerPolicy decides as the same Koordinator profile does", "[
     CHECK(policy["summary"]["podsMoved"].GetUint() == 1);
 }
 
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint evens a zone spread once, then holds", "[simulate][sigs]") {
+    // Zones A and B, a ReplicaSet's four pods split 3 / 1 under a zone constraint of maxSkew 1:
+    // one pod leaves zone A, its replacement lands in zone B, and the spread is even from then on.
+    auto doc = simulate_json("--cycles 3 --config " + quote(kData + "/integration/sigs-topology-spread.yaml") +
+                             " --cluster " + quote(kData + "/../clusters/topology-spread.json"));
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles[0]["evictions"].Size() == 1);
+    CHECK(str(cycles[0]["evictions"][0], "pod") == "shop/web-7d9-2");
+    CHECK(str(cycles[0]["evictions"][0], "plugin") == "RemovePodsViolatingTopologySpreadConstraint");
+    CHECK(cycles[1]["evictions"].Size() == 0);
+    CHECK(cycles[2]["evictions"].Size() == 0);
+    CHECK(doc["summary"]["podsMoved"].GetUint() == 1);
+}
+
 TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", "[simulate]") {
     // consecutiveAbnormalities 5, counted strictly greater (koord's `filterRealAbnormalNodes`): 6
     // overloaded cycles.

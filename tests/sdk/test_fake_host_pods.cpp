@@ -107,6 +107,61 @@ TEST_CASE("fake host: a pod's topology spread constraints (API 1.5) round-trip; 
     }
 }
 
+TEST_CASE("fake host: preferred node terms, pod (anti-)affinity terms and images (API 1.6)", "[sdk][pods]") {
+    for (uint32_t minor : {5u, 6u}) {
+        INFO("host minor " << minor);
+        kd::testing::SnapshotBuilder b;
+        b.as_api_minor(minor);
+        b.node("n1");
+        kd::testing::SnapshotBuilder::PodSpec::AffinityTerm web;
+        web.topology_key = "kubernetes.io/hostname";
+        web.match_labels = {{"app", "web"}};
+        web.namespaces = {"default", "other"};
+        web.mismatch_label_keys = {"track"};
+        kd::testing::SnapshotBuilder::PodSpec::AffinityTerm zone;
+        zone.weight = 40;
+        zone.topology_key = "zone";
+        zone.has_namespace_selector = true;
+        b.pod("default", "p")
+            .on("n1")
+            .prefer_node(60, "disk", "In", {"ssd"})
+            .anti_affinity_to(web)
+            .anti_affinity_to(zone)
+            .affinity_to(zone)
+            .image("nginx")
+            .image("envoy");
+        kd::Snapshot snap(b.build());
+        auto p = snap.find_pod("default", "p");
+        REQUIRE(p);
+        if (minor < 6) {
+            CHECK(p->preferred_node_terms().empty());
+            CHECK(p->pod_anti_affinity_terms().empty());
+            CHECK(p->container_image_count() == 0);
+            continue;
+        }
+        REQUIRE(p->preferred_node_terms().size() == 1);
+        CHECK(p->preferred_node_terms()[0].weight() == 60);
+        CHECK(p->preferred_node_terms()[0].preference().expressions()[0].value(0) == "ssd");
+        REQUIRE(p->pod_anti_affinity_terms().size() == 1);
+        auto t = p->pod_anti_affinity_terms()[0];
+        CHECK(t.weight() == 0);
+        CHECK(t.has_label_selector());
+        CHECK(t.match_labels().get("app") == "web");
+        CHECK(t.namespace_count() == 2);
+        CHECK(t.namespace_(1) == "other");
+        CHECK_FALSE(t.has_namespace_selector());
+        CHECK(t.mismatch_label_key(0) == "track");
+        REQUIRE(p->preferred_pod_anti_affinity_terms().size() == 1);
+        CHECK(p->preferred_pod_anti_affinity_terms()[0].weight() == 40);
+        CHECK(p->preferred_pod_anti_affinity_terms()[0].has_namespace_selector());
+        CHECK_FALSE(p->preferred_pod_anti_affinity_terms()[0].has_label_selector());
+        CHECK(p->pod_affinity_terms().empty());
+        CHECK(p->preferred_pod_affinity_terms().size() == 1);
+        REQUIRE(p->container_image_count() == 2);
+        CHECK(p->container_image(1) == "envoy");
+    }
+}
+
 TEST_CASE("fake host as an older host: pods and snapshots end where that minor's did, the views fall back",
           "[sdk][target-api]") {
     for (uint32_t minor : {0u, 1u, 2u}) {

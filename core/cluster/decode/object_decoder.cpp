@@ -63,6 +63,7 @@ void ObjectDecoder::begin(Kind kind, std::string_view kind_name, std::string_vie
     kv_ = nullptr;
     res_ = nullptr;
     containers_ = nullptr;
+    each_count_ = 0;
     reqs_ = nullptr;
     selector_ = nullptr;
     switch (kind) {
@@ -305,6 +306,7 @@ bool ObjectDecoder::start_object(Slot slot) {
             reqs_->emplace_back();
             break;
         case Slot::container:
+        case Slot::init_container:
             containers_->emplace_back();
             break;
         case Slot::requests:
@@ -412,6 +414,8 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::pod_spec:
         case Slot::affinity:
         case Slot::node_affinity:
+        case Slot::pod_affinity:
+        case Slot::pod_anti_affinity:
         case Slot::resources:
         case Slot::volume:
         case Slot::pod_status:
@@ -556,6 +560,9 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
         }
         case Slot::bound_str_item:
             append_bound(kd_str{v.data(), v.size()});
+            return true;
+        case Slot::bound_str_each:
+            append_each(v);
             return true;
         case Slot::created:
         case Slot::deleted:
@@ -740,6 +747,23 @@ void ObjectDecoder::close_bound() {
 template <class T>
 void ObjectDecoder::append_bound(const T& v) {
     std::memcpy(pod_.lists.append(stack_.back().buf, sizeof(T)), &v, sizeof v);
+}
+
+void ObjectDecoder::append_each(std::string_view v) {
+    static_assert(schema::each_member_count() <= kMaxEachMembers,
+                  "object_decoder.hpp: each_ holds too few KD_EACH members");
+    const schema::Place& p = bind_->place;
+    size_t i = 0;
+    while (i < each_count_ && each_[i].first != p.at) ++i;
+    if (i == each_count_) {
+        each_[each_count_++] = {p.at, pod_.lists.open()};
+    }
+    const uint32_t buf = each_[i].second;
+    const kd_str s{v.data(), v.size()};
+    std::memcpy(pod_.lists.append(buf, sizeof s), &s, sizeof s);
+    // The buffer may have moved: its list is set again after every value.
+    const kd_str_list list{static_cast<const kd_str*>(pod_.lists.data(buf)), pod_.lists.bytes(buf) / sizeof s};
+    std::memcpy(bound_base(p) + p.at, &list, sizeof list);
 }
 
 bool ObjectDecoder::Timestamp(int64_t unix_ms) {

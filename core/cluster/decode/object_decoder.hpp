@@ -18,6 +18,7 @@
 #include <rapidjson/rapidjson.h>
 #include <rapidjson/stream.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -108,6 +109,8 @@ private:
     std::byte* bound_base(const schema::Place& p);
     template <class T>
     void append_bound(const T& v);
+    // A KD_EACH value: appended to its kd_str_list, whose buffer stays open for the whole object.
+    void append_each(std::string_view v);
     bool start_object(Slot slot);
     bool start_array(Slot slot);
     bool string_value(Slot slot, std::string_view v);
@@ -135,8 +138,12 @@ private:
     std::vector<Frame> stack_;
     Slot next_{};                            // the slot of the value after the last key
     const schema::Binding* bind_ = nullptr;  // its binding, when next_ is a bound_* slot
-    uint32_t skip_ = 0;                      // depth inside a skipped subtree (0 = not skipping)
-    size_t literal_ = 0;                     // length of the true/false a problem is about, to point at its start
+    // The KD_EACH members written in this object and their ListArena buffers (member offset, buffer).
+    static constexpr size_t kMaxEachMembers = 2;
+    std::array<std::pair<uint32_t, uint32_t>, kMaxEachMembers> each_{};
+    uint8_t each_count_ = 0;
+    uint32_t skip_ = 0;   // depth inside a skipped subtree (0 = not skipping)
+    size_t literal_ = 0;  // length of the true/false a problem is about, to point at its start
 
     // Where values go in the current object.
     ObjectMetaDraft* meta_ = nullptr;

@@ -74,10 +74,13 @@ enum class Slot : unsigned char {
     node_selector,
     affinity,
     node_affinity,
+    pod_affinity,  // podAffinity and podAntiAffinity: where their bound lists are
+    pod_anti_affinity,
     node_required,
     term,
     node_req,
     container,
+    init_container,  // a container of initContainers (its image is not the pod's: RemoveDuplicates)
     resources,
     requests,
     limits,
@@ -187,6 +190,7 @@ enum class Slot : unsigned char {
     selector_value,
     bound_kv_value,  // a value of a bound_kvs map
     bound_str_item,  // an element of a bound_strs list
+    bound_str_each,  // a string appended to a kd_str_list (KD_EACH: one per element of a list)
     bound_string,    // bound rows: the row's Binding says where the value goes
     bound_time,      // an RFC 3339 string in JSON, metav1.Time in protobuf
     // Booleans.
@@ -278,6 +282,7 @@ struct Place {
     uint32_t at = 0;               // the member (list: its items pointer; object: its presence flag)
     uint32_t count = 0;            // list: its count member
     const Shape* shape = nullptr;  // list: its elements; object: its members
+    bool each = false;             // strs: each value appends one string (KD_EACH)
 };
 
 struct Binding {
@@ -318,7 +323,7 @@ constexpr Slot slot_of(const Binding& b) {
         case Field::time:
             return Slot::bound_time;
         case Field::strs:
-            return Slot::bound_strs;
+            return b.place.each ? Slot::bound_str_each : Slot::bound_strs;
         case Field::kvs:
             return Slot::bound_kvs;
         case Field::list:
@@ -400,6 +405,11 @@ constexpr Binding placed_list(uint32_t items, uint32_t count, const Shape& shape
     if (shape.size != sizeof(T)) throw "the list's Shape is not of its element type";  // fails the compile
     return Binding{{}, digest == Digest::yes, Place{base_of<S>(), Field::list, items, count, &shape}};
 }
+template <class S, class T>
+constexpr Binding placed_each(uint32_t at) {
+    static_assert(std::is_same_v<T, kd_str_list>, "KD_EACH collects strings into a kd_str_list");
+    return Binding{{}, true, Place{base_of<S>(), Field::strs, at, 0, nullptr, true}};
+}
 template <class S, class Flag>
 constexpr Binding placed_object(uint32_t flag, const Shape& shape) {
     static_assert(std::is_same_v<Flag, uint8_t>, "an inlined object's presence flag is a uint8_t");
@@ -409,10 +419,13 @@ constexpr Binding placed_object(uint32_t flag, const Shape& shape) {
 // KD_MEMBER(kd_topology_spread_constraint, max_skew): member max_skew of the element being read
 // (or of kd_pod / kd_pod_spec). KD_LIST(S, items, count, shape): a list of structs. KD_OBJECT(S,
 // flag, shape): an object whose members (shape's rows) are S's, flag set when it is present.
+// KD_EACH(S, m): a string field of the elements of a list (spec.containers[].image), each value
+// appended to the kd_str_list m, in the list's order.
 #define KD_MEMBER(S, m, ...) ::kd::core::schema::placed<S, decltype(S::m)>(offsetof(S, m) __VA_OPT__(, ) __VA_ARGS__)
 #define KD_LIST(S, items, count, shape, ...)                                                                           \
     ::kd::core::schema::placed_list<S, decltype(S::items), decltype(S::count)>(offsetof(S, items), offsetof(S, count), \
                                                                                shape __VA_OPT__(, ) __VA_ARGS__)
+#define KD_EACH(S, m) ::kd::core::schema::placed_each<S, decltype(S::m)>(offsetof(S, m))
 #define KD_OBJECT(S, flag, shape) ::kd::core::schema::placed_object<S, decltype(S::flag)>(offsetof(S, flag), shape)
 
 // The rows of what a row opens: a bound list's elements or inlined object, else its slot's context.
@@ -508,6 +521,53 @@ inline constexpr std::array<FieldRow, 8> kSpreadConstraint = {{
 }};
 inline constexpr Shape kSpreadConstraintShape{sizeof(kd_topology_spread_constraint), kSpreadConstraint};
 
+// core/v1 PreferredSchedulingTerm (nodeAffinity's preferred terms), its preference (a
+// NodeSelectorTerm) inlined into it.
+inline constexpr std::array<FieldRow, 2> kPreference = {{
+    {"matchExpressions", 1, Wire::messages,
+     KD_LIST(kd_preferred_node_term, match_expressions, match_expression_count, kLabelRequirementShape)},
+    {"matchFields", 2, Wire::messages,
+     KD_LIST(kd_preferred_node_term, match_fields, match_field_count, kLabelRequirementShape)},
+}};
+inline constexpr Shape kPreferenceShape{0, kPreference};
+inline constexpr std::array<FieldRow, 2> kPreferredNodeTerm = {{
+    {"weight", 1, Wire::int32, KD_MEMBER(kd_preferred_node_term, weight)},
+    {"preference", 2, Wire::message, KD_OBJECT(kd_preferred_node_term, has_preference, kPreferenceShape)},
+}};
+inline constexpr Shape kPreferredNodeTermShape{sizeof(kd_preferred_node_term), kPreferredNodeTerm};
+
+// core/v1 PodAffinityTerm, its labelSelector and namespaceSelector inlined into it; a
+// WeightedPodAffinityTerm is the same element with its weight, the term inlined.
+inline constexpr std::array<FieldRow, 2> kTermSelector = {{
+    {"matchLabels", 1, Wire::string_map, KD_MEMBER(kd_pod_affinity_term, match_labels)},
+    {"matchExpressions", 2, Wire::messages,
+     KD_LIST(kd_pod_affinity_term, match_expressions, match_expression_count, kLabelRequirementShape)},
+}};
+inline constexpr Shape kTermSelectorShape{0, kTermSelector};
+inline constexpr std::array<FieldRow, 2> kTermNamespaceSelector = {{
+    {"matchLabels", 1, Wire::string_map, KD_MEMBER(kd_pod_affinity_term, namespace_match_labels)},
+    {"matchExpressions", 2, Wire::messages,
+     KD_LIST(kd_pod_affinity_term, namespace_match_expressions, namespace_match_expression_count,
+             kLabelRequirementShape)},
+}};
+inline constexpr Shape kTermNamespaceSelectorShape{0, kTermNamespaceSelector};
+inline constexpr std::array<FieldRow, 6> kPodAffinityTerm = {{
+    {"labelSelector", 1, Wire::message, KD_OBJECT(kd_pod_affinity_term, has_label_selector, kTermSelectorShape)},
+    {"namespaces", 2, Wire::strings, KD_MEMBER(kd_pod_affinity_term, namespaces)},
+    {"topologyKey", 3, Wire::string, KD_MEMBER(kd_pod_affinity_term, topology_key)},
+    {"namespaceSelector", 4, Wire::message,
+     KD_OBJECT(kd_pod_affinity_term, has_namespace_selector, kTermNamespaceSelectorShape)},
+    {"matchLabelKeys", 5, Wire::strings, KD_MEMBER(kd_pod_affinity_term, match_label_keys)},
+    {"mismatchLabelKeys", 6, Wire::strings, KD_MEMBER(kd_pod_affinity_term, mismatch_label_keys)},
+}};
+inline constexpr Shape kPodAffinityTermShape{sizeof(kd_pod_affinity_term), kPodAffinityTerm};
+inline constexpr Shape kInlinedPodAffinityTermShape{0, kPodAffinityTerm};
+inline constexpr std::array<FieldRow, 2> kWeightedPodAffinityTerm = {{
+    {"weight", 1, Wire::int32, KD_MEMBER(kd_pod_affinity_term, weight)},
+    {"podAffinityTerm", 2, Wire::message, KD_OBJECT(kd_pod_affinity_term, has_term, kInlinedPodAffinityTermShape)},
+}};
+inline constexpr Shape kWeightedPodAffinityTermShape{sizeof(kd_pod_affinity_term), kWeightedPodAffinityTerm};
+
 // core/v1 Pod.
 inline constexpr auto kPodRoot = root(spec_status(Slot::pod_spec, Slot::pod_status));
 inline constexpr std::array<FieldRow, 12> kPodSpec = {{
@@ -525,9 +585,30 @@ inline constexpr std::array<FieldRow, 12> kPodSpec = {{
     {"topologySpreadConstraints", 33, Wire::messages,
      KD_LIST(kd_pod_spec, topology_spread_constraints, topology_spread_constraint_count, kSpreadConstraintShape)},
 }};
-inline constexpr std::array<FieldRow, 1> kAffinity = {{{"nodeAffinity", 1, Wire::message, Slot::node_affinity}}};
-inline constexpr std::array<FieldRow, 1> kNodeAffinity = {
-    {{"requiredDuringSchedulingIgnoredDuringExecution", 1, Wire::message, Slot::node_required}}};
+inline constexpr std::array<FieldRow, 3> kAffinity = {{
+    {"nodeAffinity", 1, Wire::message, Slot::node_affinity},
+    {"podAffinity", 2, Wire::message, Slot::pod_affinity},
+    {"podAntiAffinity", 3, Wire::message, Slot::pod_anti_affinity},
+}};
+inline constexpr std::array<FieldRow, 2> kNodeAffinity = {{
+    {"requiredDuringSchedulingIgnoredDuringExecution", 1, Wire::message, Slot::node_required},
+    {"preferredDuringSchedulingIgnoredDuringExecution", 2, Wire::messages,
+     KD_LIST(kd_pod_spec, preferred_node_terms, preferred_node_term_count, kPreferredNodeTermShape)},
+}};
+inline constexpr std::array<FieldRow, 2> kPodAffinity = {{
+    {"requiredDuringSchedulingIgnoredDuringExecution", 1, Wire::messages,
+     KD_LIST(kd_pod_spec, pod_affinity_terms, pod_affinity_term_count, kPodAffinityTermShape)},
+    {"preferredDuringSchedulingIgnoredDuringExecution", 2, Wire::messages,
+     KD_LIST(kd_pod_spec, preferred_pod_affinity_terms, preferred_pod_affinity_term_count,
+             kWeightedPodAffinityTermShape)},
+}};
+inline constexpr std::array<FieldRow, 2> kPodAntiAffinity = {{
+    {"requiredDuringSchedulingIgnoredDuringExecution", 1, Wire::messages,
+     KD_LIST(kd_pod_spec, pod_anti_affinity_terms, pod_anti_affinity_term_count, kPodAffinityTermShape)},
+    {"preferredDuringSchedulingIgnoredDuringExecution", 2, Wire::messages,
+     KD_LIST(kd_pod_spec, preferred_pod_anti_affinity_terms, preferred_pod_anti_affinity_term_count,
+             kWeightedPodAffinityTermShape)},
+}};
 inline constexpr std::array<FieldRow, 1> kNodeRequired = {{{"nodeSelectorTerms", 1, Wire::messages, Slot::node_terms}}};
 inline constexpr std::array<FieldRow, 2> kTerm = {{
     {"matchExpressions", 1, Wire::messages, Slot::match_expressions},
@@ -538,10 +619,12 @@ inline constexpr std::array<FieldRow, 3> kNodeRequirement = {{
     {"operator", 2, Wire::string, Slot::req_op},
     {"values", 3, Wire::strings, Slot::req_values},
 }};
-inline constexpr std::array<FieldRow, 2> kContainer = {{
+inline constexpr std::array<FieldRow, 2> kInitContainer = {{
     {"resources", 8, Wire::message, Slot::resources},
     {"restartPolicy", 24, Wire::string, Slot::restart_policy},
 }};
+inline constexpr auto kContainer =
+    join(kInitContainer, std::array<FieldRow, 1>{{{"image", 2, Wire::string, KD_EACH(kd_pod_spec, container_images)}}});
 inline constexpr std::array<FieldRow, 2> kResources = {{
     {"requests", 2, Wire::quantity_map, Slot::requests},
     {"limits", 1, Wire::quantity_map, Slot::limits},
@@ -723,10 +806,13 @@ inline constexpr Context kContexts[] = {
     {Slot::pod_spec, rows::kPodSpec},
     {Slot::affinity, rows::kAffinity},
     {Slot::node_affinity, rows::kNodeAffinity},
+    {Slot::pod_affinity, rows::kPodAffinity},
+    {Slot::pod_anti_affinity, rows::kPodAntiAffinity},
     {Slot::node_required, rows::kNodeRequired},
     {Slot::term, rows::kTerm},
     {Slot::node_req, rows::kNodeRequirement},
     {Slot::container, rows::kContainer},
+    {Slot::init_container, rows::kInitContainer},
     {Slot::resources, rows::kResources},
     {Slot::volume, rows::kVolume},
     {Slot::pod_status, rows::kPodStatus},
@@ -791,8 +877,9 @@ constexpr Slot element_of(Slot list) {
         case Slot::req_values:
             return Slot::req_value;
         case Slot::containers:
-        case Slot::init_containers:
             return Slot::container;
+        case Slot::init_containers:
+            return Slot::init_container;
         case Slot::volumes:
             return Slot::volume;
         case Slot::pod_conditions:
@@ -930,6 +1017,14 @@ inline constexpr auto kBound = [] {
             if (binds_into<S>(r.bind)) out[n++] = r.bind;
     return out;
 }();
+
+// How many members KD_EACH rows fill (the decoder keeps one open buffer for each).
+constexpr size_t each_member_count() {
+    size_t n = 0;
+    for (const Binding& b : kBound<kd_pod>) n += b.place.each;
+    for (const Binding& b : kBound<kd_pod_spec>) n += b.place.each;
+    return n;
+}
 
 // The decoder stores bound values in the pod draft: a bound row may only be in a context no
 // other kind reaches (not in metadata, which every kind shares).

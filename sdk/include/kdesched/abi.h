@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 5
+#define KD_API_VERSION_MINOR 6
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -205,6 +205,38 @@ typedef struct kd_topology_spread_constraint {
     kd_str_list match_label_keys; /* matchLabelKeys */
 } kd_topology_spread_constraint;
 
+/* (API 1.6) One entry of nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution
+ * (core/v1 PreferredSchedulingTerm): its weight and its preference, a node selector term. */
+typedef struct kd_preferred_node_term {
+    uint32_t struct_size;
+    int32_t weight;                                   /* 1–100 */
+    uint8_t has_preference;                           /* preference present (the API requires it) */
+    const kd_selector_requirement* match_expressions; /* preference.matchExpressions, stride: element struct_size */
+    size_t match_expression_count;
+    const kd_selector_requirement* match_fields; /* preference.matchFields */
+    size_t match_field_count;
+} kd_preferred_node_term;
+
+/* (API 1.6) A pod affinity or anti-affinity term (core/v1 PodAffinityTerm), required or
+ * preferred (WeightedPodAffinityTerm: the weight, and the term inlined). */
+typedef struct kd_pod_affinity_term {
+    uint32_t struct_size;
+    int32_t weight;                                   /* preferred terms: weight (1–100); required terms: 0 */
+    uint8_t has_term;                                 /* preferred terms: podAffinityTerm present; required terms: 0 */
+    uint8_t has_label_selector;                       /* labelSelector present (without one the term matches no pod) */
+    uint8_t has_namespace_selector;                   /* namespaceSelector present ({} selects every namespace) */
+    kd_key_value_list match_labels;                   /* labelSelector.matchLabels */
+    const kd_selector_requirement* match_expressions; /* labelSelector.matchExpressions */
+    size_t match_expression_count;
+    kd_str_list namespaces;                   /* namespaces; empty with no namespaceSelector = the pod's own */
+    kd_str topology_key;                      /* topologyKey */
+    kd_key_value_list namespace_match_labels; /* namespaceSelector.matchLabels */
+    const kd_selector_requirement* namespace_match_expressions; /* namespaceSelector.matchExpressions */
+    size_t namespace_match_expression_count;
+    kd_str_list match_label_keys;    /* matchLabelKeys */
+    kd_str_list mismatch_label_keys; /* mismatchLabelKeys */
+} kd_pod_affinity_term;
+
 /* Pod phase. */
 typedef enum kd_pod_phase {
     KD_POD_PENDING = 0,
@@ -248,6 +280,20 @@ typedef struct kd_pod_spec {
     /* (API 1.5) spec.topologySpreadConstraints, in the pod's order. Stride: element struct_size. */
     const struct kd_topology_spread_constraint* topology_spread_constraints;
     size_t topology_spread_constraint_count;
+    /* (API 1.6) nodeAffinity's preferred terms; podAffinity's and podAntiAffinity's required
+     * (requiredDuringSchedulingIgnoredDuringExecution) and preferred terms; each in the pod's order,
+     * stride: element struct_size. spec.containers[].image, in the containers' order. */
+    const struct kd_preferred_node_term* preferred_node_terms;
+    size_t preferred_node_term_count;
+    const struct kd_pod_affinity_term* pod_affinity_terms;
+    size_t pod_affinity_term_count;
+    const struct kd_pod_affinity_term* preferred_pod_affinity_terms;
+    size_t preferred_pod_affinity_term_count;
+    const struct kd_pod_affinity_term* pod_anti_affinity_terms;
+    size_t pod_anti_affinity_term_count;
+    const struct kd_pod_affinity_term* preferred_pod_anti_affinity_terms;
+    size_t preferred_pod_anti_affinity_term_count;
+    kd_str_list container_images;
 } kd_pod_spec;
 
 /* (API 1.3) Which list of status a kd_container_status comes from. */

@@ -27,6 +27,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -55,7 +56,9 @@ struct HostStructSizes {
                 size(minor < 3   ? offsetof(kd_pod, status_reason)
                      : minor < 4 ? offsetof(kd_pod, start_time_ms)
                                  : sizeof(kd_pod)),
-                size(minor < 5 ? offsetof(kd_pod_spec, topology_spread_constraints) : sizeof(kd_pod_spec))};
+                size(minor < 5   ? offsetof(kd_pod_spec, topology_spread_constraints)
+                     : minor < 6 ? offsetof(kd_pod_spec, preferred_node_terms)
+                                 : sizeof(kd_pod_spec))};
     }
 
 private:
@@ -129,6 +132,23 @@ public:
             std::vector<std::string> match_label_keys;
         };
         std::vector<SpreadConstraint> spread_constraints;
+        // (API 1.6) nodeAffinity's preferred terms: a weight and the preference.
+        std::vector<std::pair<int32_t, Term>> preferred_node;
+        // (API 1.6) A pod affinity or anti-affinity term; `weight` > 0 makes it a preferred one.
+        struct AffinityTerm {
+            int32_t weight = 0;
+            std::string topology_key;
+            bool has_label_selector = false;
+            std::vector<std::pair<std::string, std::string>> match_labels;
+            std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> match_expressions;
+            std::vector<std::string> namespaces;
+            bool has_namespace_selector = false;
+            std::vector<std::pair<std::string, std::string>> namespace_labels;
+            std::vector<std::tuple<std::string, std::string, std::vector<std::string>>> namespace_expressions;
+            std::vector<std::string> match_label_keys, mismatch_label_keys;
+        };
+        std::vector<AffinityTerm> pod_affinity, pod_anti_affinity;
+        std::vector<std::string> images;  // spec.containers[].image
 
         PodSpec& on(std::string n) { return node = std::move(n), *this; }
         PodSpec& label(std::string k, std::string v) { return labels.emplace_back(std::move(k), std::move(v)), *this; }
@@ -161,6 +181,16 @@ public:
         PodSpec& select_node(std::string k, std::string v) {
             return node_selector.emplace_back(std::move(k), std::move(v)), *this;
         }
+        // (API 1.6) Adds a preferred node-affinity term with one expression.
+        PodSpec& prefer_node(int32_t weight, std::string key, std::string op, std::vector<std::string> values) {
+            preferred_node.push_back({weight, Term{{{std::move(key), std::move(op), std::move(values)}}, {}}});
+            return *this;
+        }
+        // (API 1.6) Appends a pod affinity / anti-affinity term (required, or preferred when weight > 0).
+        PodSpec& affinity_to(AffinityTerm t) { return pod_affinity.push_back(std::move(t)), *this; }
+        PodSpec& anti_affinity_to(AffinityTerm t) { return pod_anti_affinity.push_back(std::move(t)), *this; }
+        // (API 1.6) Appends a container's image (spec.containers[].image).
+        PodSpec& image(std::string i) { return images.push_back(std::move(i)), *this; }
         // Appends a topology spread constraint (API 1.5).
         PodSpec& spread(SpreadConstraint c) { return spread_constraints.push_back(std::move(c)), *this; }
         PodSpec& tolerate(std::string key, std::string op, std::string value, std::string effect) {
@@ -328,13 +358,56 @@ public:
                 e.match_expression_count = ex.size();
                 e.node_affinity_policy = s(c.node_affinity_policy);
                 e.node_taints_policy = s(c.node_taints_policy);
-                auto& keys = b.strs.emplace_back();
-                for (auto& k : c.match_label_keys) keys.push_back(s(k));
-                e.match_label_keys = {keys.data(), keys.size()};
+                e.match_label_keys = strs(c.match_label_keys);
                 spread.push_back(e);
             }
             sp.topology_spread_constraints = spread.data();
             sp.topology_spread_constraint_count = spread.size();
+            auto& preferred = b.preferred_node_terms.emplace_back();
+            for (auto& [weight, t] : p.preferred_node) {
+                auto& ex = reqs(t.expressions);
+                auto& fl = reqs(t.fields);
+                preferred.push_back(
+                    {sizeof(kd_preferred_node_term), weight, 1, ex.data(), ex.size(), fl.data(), fl.size()});
+            }
+            sp.preferred_node_terms = preferred.data();
+            sp.preferred_node_term_count = preferred.size();
+            auto affinity_terms = [&](const std::vector<PodSpec::AffinityTerm>& in, bool preferred_terms) {
+                auto& out = b.pod_affinity_terms.emplace_back();
+                for (auto& t : in) {
+                    if ((t.weight > 0) != preferred_terms) continue;
+                    kd_pod_affinity_term e{};
+                    e.struct_size = sizeof(kd_pod_affinity_term);
+                    e.weight = t.weight;
+                    e.has_term = preferred_terms;
+                    e.has_label_selector =
+                        t.has_label_selector || !t.match_labels.empty() || !t.match_expressions.empty();
+                    e.has_namespace_selector =
+                        t.has_namespace_selector || !t.namespace_labels.empty() || !t.namespace_expressions.empty();
+                    e.match_labels = kvs(t.match_labels);
+                    auto& ex = reqs(t.match_expressions);
+                    e.match_expressions = ex.data();
+                    e.match_expression_count = ex.size();
+                    e.namespaces = strs(t.namespaces);
+                    e.topology_key = s(t.topology_key);
+                    e.namespace_match_labels = kvs(t.namespace_labels);
+                    auto& nex = reqs(t.namespace_expressions);
+                    e.namespace_match_expressions = nex.data();
+                    e.namespace_match_expression_count = nex.size();
+                    e.match_label_keys = strs(t.match_label_keys);
+                    e.mismatch_label_keys = strs(t.mismatch_label_keys);
+                    out.push_back(e);
+                }
+                return std::pair<const kd_pod_affinity_term*, size_t>{out.data(), out.size()};
+            };
+            std::tie(sp.pod_affinity_terms, sp.pod_affinity_term_count) = affinity_terms(p.pod_affinity, false);
+            std::tie(sp.preferred_pod_affinity_terms, sp.preferred_pod_affinity_term_count) =
+                affinity_terms(p.pod_affinity, true);
+            std::tie(sp.pod_anti_affinity_terms, sp.pod_anti_affinity_term_count) =
+                affinity_terms(p.pod_anti_affinity, false);
+            std::tie(sp.preferred_pod_anti_affinity_terms, sp.preferred_pod_anti_affinity_term_count) =
+                affinity_terms(p.pod_anti_affinity, true);
+            sp.container_images = strs(p.images);
             b.specs.push_back(sp);
 
             kd_pod k{};
@@ -422,6 +495,8 @@ private:
         std::deque<std::vector<kd_owner_reference>> owners;
         std::deque<std::vector<kd_toleration>> tolerations;
         std::deque<std::vector<kd_topology_spread_constraint>> spread_constraints;
+        std::deque<std::vector<kd_preferred_node_term>> preferred_node_terms;
+        std::deque<std::vector<kd_pod_affinity_term>> pod_affinity_terms;
         std::deque<std::vector<kd_pod_condition>> conditions;
         std::deque<std::vector<kd_container_status>> container_statuses;
         std::deque<std::vector<kd_node_selector_term>> terms;
@@ -498,6 +573,11 @@ private:
     kd_key_value_list kvs(const std::vector<std::pair<std::string, std::string>>& in) {
         auto& v = built_->kvs.emplace_back();
         for (auto& [k, val] : in) v.push_back({s(k), s(val)});
+        return {v.data(), v.size()};
+    }
+    kd_str_list strs(const std::vector<std::string>& in) {
+        auto& v = built_->strs.emplace_back();
+        for (auto& x : in) v.push_back(s(x));
         return {v.data(), v.size()};
     }
     kd_resource_list res(const std::vector<std::pair<std::string, int64_t>>& in) {

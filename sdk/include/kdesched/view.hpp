@@ -177,18 +177,33 @@ private:
     const kd_selector_requirement* r_;
 };
 
+// A node selector term: a required one (kd_node_selector_term) or a preferred term's preference.
 class NodeSelectorTerm {
 public:
-    explicit NodeSelectorTerm(const kd_node_selector_term* t) : t_(t) {}
-    StructRange<SelectorRequirement, kd_selector_requirement> expressions() const {
-        return {t_->match_expressions, t_->match_expression_count};
-    }
-    StructRange<SelectorRequirement, kd_selector_requirement> fields() const {
-        return {t_->match_fields, t_->match_field_count};
+    using Requirements = StructRange<SelectorRequirement, kd_selector_requirement>;
+    explicit NodeSelectorTerm(const kd_node_selector_term* t)
+        : expressions_{t->match_expressions, t->match_expression_count},
+          fields_{t->match_fields, t->match_field_count} {}
+    NodeSelectorTerm(Requirements expressions, Requirements fields) : expressions_(expressions), fields_(fields) {}
+    Requirements expressions() const { return expressions_; }
+    Requirements fields() const { return fields_; }
+
+private:
+    Requirements expressions_;
+    Requirements fields_;
+};
+
+// (API 1.6) One of nodeAffinity's preferredDuringSchedulingIgnoredDuringExecution terms.
+class PreferredNodeTerm {
+public:
+    explicit PreferredNodeTerm(const kd_preferred_node_term* t) : t_(t) {}
+    int32_t weight() const { return t_->weight; }
+    NodeSelectorTerm preference() const {
+        return {{t_->match_expressions, t_->match_expression_count}, {t_->match_fields, t_->match_field_count}};
     }
 
 private:
-    const kd_node_selector_term* t_;
+    const kd_preferred_node_term* t_;
 };
 
 class PodCondition {
@@ -249,6 +264,36 @@ public:
 
 private:
     const kd_topology_spread_constraint* c_;
+};
+
+// (API 1.6) A pod affinity or anti-affinity term, required or preferred (weight() > 0).
+class PodAffinityTerm {
+public:
+    explicit PodAffinityTerm(const kd_pod_affinity_term* t) : t_(t) {}
+    // A preferred term's weight; 0 for a required term.
+    int32_t weight() const { return t_->weight; }
+    // The labelSelector: whether there is one (without, the term matches no pod), its parts.
+    bool has_label_selector() const { return t_->has_label_selector != 0; }
+    KeyValues match_labels() const { return KeyValues(t_->match_labels); }
+    StructRange<SelectorRequirement, kd_selector_requirement> match_expressions() const {
+        return {t_->match_expressions, t_->match_expression_count};
+    }
+    std::string_view topology_key() const { return sv(t_->topology_key); }
+    size_t namespace_count() const { return t_->namespaces.count; }
+    std::string_view namespace_(size_t i) const { return sv(t_->namespaces.items[i]); }
+    // The namespaceSelector: whether there is one (an empty one selects every namespace), its parts.
+    bool has_namespace_selector() const { return t_->has_namespace_selector != 0; }
+    KeyValues namespace_match_labels() const { return KeyValues(t_->namespace_match_labels); }
+    StructRange<SelectorRequirement, kd_selector_requirement> namespace_match_expressions() const {
+        return {t_->namespace_match_expressions, t_->namespace_match_expression_count};
+    }
+    size_t match_label_key_count() const { return t_->match_label_keys.count; }
+    std::string_view match_label_key(size_t i) const { return sv(t_->match_label_keys.items[i]); }
+    size_t mismatch_label_key_count() const { return t_->mismatch_label_keys.count; }
+    std::string_view mismatch_label_key(size_t i) const { return sv(t_->mismatch_label_keys.items[i]); }
+
+private:
+    const kd_pod_affinity_term* t_;
 };
 
 class Pod {
@@ -323,8 +368,37 @@ public:
         return {s->topology_spread_constraints, s->topology_spread_constraint_count};
     }
 
+    // (API 1.6; empty on an older host) nodeAffinity's preferred terms; podAffinity's and
+    // podAntiAffinity's required and preferred terms; spec.containers[].image — each in the pod's order.
+    using AffinityTerms = StructRange<PodAffinityTerm, kd_pod_affinity_term>;
+    StructRange<PreferredNodeTerm, kd_preferred_node_term> preferred_node_terms() const {
+        if (!has_1_6()) return {nullptr, 0};
+        return {p_->spec->preferred_node_terms, p_->spec->preferred_node_term_count};
+    }
+    AffinityTerms pod_affinity_terms() const {
+        return has_1_6() ? AffinityTerms{p_->spec->pod_affinity_terms, p_->spec->pod_affinity_term_count}
+                         : AffinityTerms{nullptr, 0};
+    }
+    AffinityTerms preferred_pod_affinity_terms() const {
+        return has_1_6()
+                   ? AffinityTerms{p_->spec->preferred_pod_affinity_terms, p_->spec->preferred_pod_affinity_term_count}
+                   : AffinityTerms{nullptr, 0};
+    }
+    AffinityTerms pod_anti_affinity_terms() const {
+        return has_1_6() ? AffinityTerms{p_->spec->pod_anti_affinity_terms, p_->spec->pod_anti_affinity_term_count}
+                         : AffinityTerms{nullptr, 0};
+    }
+    AffinityTerms preferred_pod_anti_affinity_terms() const {
+        return has_1_6() ? AffinityTerms{p_->spec->preferred_pod_anti_affinity_terms,
+                                         p_->spec->preferred_pod_anti_affinity_term_count}
+                         : AffinityTerms{nullptr, 0};
+    }
+    size_t container_image_count() const { return has_1_6() ? p_->spec->container_images.count : 0; }
+    std::string_view container_image(size_t i) const { return sv(p_->spec->container_images.items[i]); }
+
 private:
     bool has_1_3() const { return p_->struct_size >= offsetof(kd_pod, container_status_count) + sizeof(size_t); }
+    bool has_1_6() const { return p_->spec->struct_size >= sizeof(kd_pod_spec); }
     const kd_pod* p_;
 };
 

@@ -2,6 +2,7 @@
 // for every built-in kind kdesched reads, the server's JSON and protobuf answers to the same LIST
 // (and the same watch), made by tools/protobuf-fixtures.sh from objects.yaml. Both encodings
 // must give exactly the same drafts, whatever the chunk boundaries of the body.
+#include "affinity_text.hpp"
 #include "cluster/decode/api_objects.hpp"
 #include "cluster/decode/protobuf_wire.hpp"
 #include "cluster/decode/snapshot_files.hpp"
@@ -224,6 +225,28 @@ TEST_CASE("protobuf: spec.topologySpreadConstraints (PodSpec 33), a bound list, 
         with += !spread.empty();
     }
     CHECK(with == 1);
+}
+
+TEST_CASE("protobuf: preferred node affinity, pod (anti-)affinity terms and images are read whole",
+          "[kube][protobuf]") {
+    // web-1 (objects.yaml) has every kind of term, weighted ones with the term inlined (Affinity 1–3,
+    // NodeAffinity 2, PodAffinity / PodAntiAffinity 1–2, WeightedPodAffinityTerm, PodAffinityTerm 1–6,
+    // Container 2), as the real kube-apiserver encoded them.
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder decoder("pods.pb", "Pod", "v1", pb);
+    ListBodySplitter splitter([&](std::string_view item, Encoding) { CHECK_FALSE(decoder.decode_protobuf(item)); });
+    splitter.feed(read("pods.pb"));
+    load_cluster_text(read("pods.json"), "pods.json", json);
+    REQUIRE(pb.pods.size() == json.pods.size());
+    bool seen = false;
+    for (size_t i = 0; i < pb.pods.size(); ++i) {
+        const auto text = kd::test::affinity_text(pb.pods[i].bound_spec);
+        CHECK(text == kd::test::affinity_text(json.pods[i].bound_spec));
+        if (pb.pods[i].meta.name != "web-1") continue;
+        CHECK(text == kd::test::kWebAffinity);
+        seen = true;
+    }
+    CHECK(seen);
 }
 
 TEST_CASE("protobuf: a watch stream gives the events of its JSON twin, split anywhere", "[kube][protobuf]") {

@@ -8,6 +8,7 @@
 #include "pod_lifetime.hpp"
 #include "remove_failed_pods.hpp"
 #include "too_many_restarts.hpp"
+#include "topology_spread.hpp"
 
 #include <kdesched/testing.hpp>
 

@@ -1,5 +1,7 @@
 // Bound lists of structs (cluster/schema/object_schema.hpp): spec.topologySpreadConstraints, one
-// row and its element rows, read the same from JSON and YAML (protobuf: tests/core/kube).
+// row and its element rows, read the same from JSON and YAML (protobuf: tests/core/kube); and
+// the API 1.6 lists: preferred node affinity, pod (anti-)affinity terms, container images.
+#include "affinity_text.hpp"
 #include "recording_sink.hpp"
 #include "spread_text.hpp"
 
@@ -91,4 +93,92 @@ TEST_CASE("a wrong type inside a bound list is one problem at its path", "[error
     });
     CHECK(e.find("spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].values") != std::string::npos);
     CHECK(e.find("must be a list") != std::string::npos);
+}
+
+namespace {
+
+// web-1's affinity and containers in tests/data/protobuf/objects.yaml, as the server returns them.
+const char* const kAffinityPod =
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"ns"},"spec":{
+ "affinity":{
+  "nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[
+    {"weight":80,"preference":{"matchExpressions":[{"key":"disk","operator":"In","values":["ssd"]}]}},
+    {"weight":5,"preference":{"matchFields":[{"key":"metadata.name","operator":"In","values":["kd-node-2"]}]}}]},
+  "podAffinity":{
+   "requiredDuringSchedulingIgnoredDuringExecution":[
+    {"labelSelector":{"matchLabels":{"app":"cache"}},"topologyKey":"topology.kubernetes.io/zone"}],
+   "preferredDuringSchedulingIgnoredDuringExecution":[
+    {"weight":30,"podAffinityTerm":{"labelSelector":{"matchExpressions":[{"key":"app","operator":"In","values":["db","queue"]}]},
+     "namespaces":["kd-fixtures","other"],"topologyKey":"kubernetes.io/hostname"}}]},
+  "podAntiAffinity":{
+   "requiredDuringSchedulingIgnoredDuringExecution":[
+    {"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname","namespaceSelector":{"matchLabels":{"team":"a"}}},
+    {"labelSelector":{},"topologyKey":"topology.kubernetes.io/zone","namespaceSelector":{}}],
+   "preferredDuringSchedulingIgnoredDuringExecution":[
+    {"weight":100,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web"},
+     "matchExpressions":[{"key":"tier","operator":"In","values":["front"]}]},
+     "topologyKey":"topology.kubernetes.io/zone","matchLabelKeys":["tier"],"mismatchLabelKeys":["track"]}}]}},
+ "initContainers":[{"name":"setup","image":"busybox"}],
+ "containers":[{"name":"app","image":"nginx"},{"name":"log","image":"fluentbit"}]}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"plain","namespace":"ns"},"spec":{"initContainers":[{"name":"i","image":"busybox"}],"containers":[{"name":"c"}]}})";
+
+}  // namespace
+
+TEST_CASE("preferred node affinity, pod (anti-)affinity terms and container images are read as bound lists",
+          "[kinds][bound-list]") {
+    RecordingSink json;
+    load_text(kAffinityPod, json);
+    REQUIRE(json.pods.size() == 2);
+    CHECK(affinity_text(json.pods[0].bound_spec) == kWebAffinity);
+    // A weighted term's element carries its weight and the term inlined; a required one has none.
+    CHECK(json.pods[0].bound_spec.preferred_pod_anti_affinity_terms[0].has_term == 1);
+    CHECK(json.pods[0].bound_spec.pod_anti_affinity_terms[0].has_term == 0);
+    CHECK(json.pods[0].bound_spec.preferred_node_terms[1].struct_size == sizeof(kd_preferred_node_term));
+    // Init containers' images are not the pod's (RemoveDuplicates compares the containers');
+    // nothing is left over from the pod before.
+    CHECK(affinity_text(json.pods[1].bound_spec) == std::vector<std::string>{"images="});
+    CHECK(json.pods[1].bound_spec.pod_anti_affinity_term_count == 0);
+
+    // The same pod in YAML.
+    RecordingSink yaml;
+    load_text(R"(apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: ns}
+spec:
+  affinity:
+    nodeAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - {weight: 80, preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}}
+      - {weight: 5, preference: {matchFields: [{key: metadata.name, operator: In, values: [kd-node-2]}]}}
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {labelSelector: {matchLabels: {app: cache}}, topologyKey: topology.kubernetes.io/zone}
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 30
+        podAffinityTerm:
+          labelSelector: {matchExpressions: [{key: app, operator: In, values: [db, queue]}]}
+          namespaces: [kd-fixtures, other]
+          topologyKey: kubernetes.io/hostname
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {matchLabels: {app: web}}
+        topologyKey: kubernetes.io/hostname
+        namespaceSelector: {matchLabels: {team: a}}
+      - {labelSelector: {}, topologyKey: topology.kubernetes.io/zone, namespaceSelector: {}}
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          labelSelector:
+            matchLabels: {app: web}
+            matchExpressions: [{key: tier, operator: In, values: [front]}]
+          topologyKey: topology.kubernetes.io/zone
+          matchLabelKeys: [tier]
+          mismatchLabelKeys: [track]
+  initContainers: [{name: setup, image: busybox}]
+  containers: [{name: app, image: nginx}, {name: log, image: fluentbit}]
+)",
+              yaml, "pods.yaml");
+    REQUIRE(yaml.pods.size() == 1);
+    CHECK(affinity_text(yaml.pods[0].bound_spec) == kWebAffinity);
+    CHECK(yaml.texts[0] == json.texts[0]);
 }

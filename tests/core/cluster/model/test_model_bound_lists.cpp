@@ -89,3 +89,77 @@ TEST_CASE("the model digest changes with any field of a topology spread constrai
     CHECK(spread_digest(spread_replaced(kSpreadJson, R"("whenUnsatisfiable":"ScheduleAnyway")",
                                         R"("whenUnsatisfiable":"ScheduleAnyway","labelSelector":{})")) != base);
 }
+
+namespace {
+
+const std::string kAffinityJson = R"("affinity":{
+  "nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[
+    {"weight":80,"preference":{"matchExpressions":[{"key":"disk","operator":"In","values":["ssd"]}]}}]},
+  "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+    {"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname","namespaces":["shop"]}],
+   "preferredDuringSchedulingIgnoredDuringExecution":[
+    {"weight":100,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"zone"}}]}})";
+
+std::string affinity_pod(const std::string& uid, const std::string& affinity, const std::string& image = "nginx") {
+    return R"({"apiVersion":"v1","kind":"Pod","metadata":{"uid":")" + uid + R"(","namespace":"shop","name":")" + uid +
+           R"(","labels":{"app":"web"}},"spec":{"nodeName":"n1",)" + affinity +
+           R"(,"containers":[{"name":"c","image":")" + image + R"(","resources":{"requests":{"cpu":"1"}}}]}})";
+}
+
+}  // namespace
+
+TEST_CASE("API 1.6 lists (affinity terms, images) are interned and part of the spec's content key",
+          "[model][bound-list]") {
+    ClusterModel m;
+    feed_spread(m, {affinity_pod("a1", kAffinityJson), affinity_pod("a2", kAffinityJson),
+                    affinity_pod("a3", kAffinityJson, "nginx:2"),
+                    affinity_pod("a4", spread_replaced(kAffinityJson, R"("weight":100)", R"("weight":99)")),
+                    affinity_pod("a5", R"("priority":0)")});
+    const kd_pod* a1 = m.pod_by_uid("a1");
+    REQUIRE(a1);
+    kd::Pod pod(a1);
+    REQUIRE(pod.preferred_node_terms().size() == 1);
+    CHECK(pod.preferred_node_terms()[0].weight() == 80);
+    CHECK(pod.preferred_node_terms()[0].preference().expressions()[0].key() == "disk");
+    REQUIRE(pod.pod_anti_affinity_terms().size() == 1);
+    CHECK(pod.pod_anti_affinity_terms()[0].topology_key() == "kubernetes.io/hostname");
+    CHECK(pod.pod_anti_affinity_terms()[0].namespace_(0) == "shop");
+    REQUIRE(pod.preferred_pod_anti_affinity_terms().size() == 1);
+    CHECK(pod.preferred_pod_anti_affinity_terms()[0].weight() == 100);
+    CHECK(pod.pod_affinity_terms().empty());
+    REQUIRE(pod.container_image_count() == 1);
+    CHECK(pod.container_image(0) == "nginx");
+    // Equal lists share one spec; another image or weight does not.
+    CHECK(m.pod_by_uid("a2")->spec == a1->spec);
+    CHECK(m.pod_by_uid("a3")->spec != a1->spec);
+    CHECK(kd::Pod(m.pod_by_uid("a3")).container_image(0) == "nginx:2");
+    CHECK(m.pod_by_uid("a4")->spec != a1->spec);
+    CHECK(kd::Pod(m.pod_by_uid("a5")).preferred_node_terms().empty());
+
+    // A plugin on a host of API 1.5 sees none of them.
+    kd_pod_spec old_spec = *a1->spec;
+    old_spec.struct_size = offsetof(kd_pod_spec, preferred_node_terms);
+    kd_pod old = *a1;
+    old.spec = &old_spec;
+    CHECK(kd::Pod(&old).preferred_node_terms().empty());
+    CHECK(kd::Pod(&old).pod_anti_affinity_terms().empty());
+    CHECK(kd::Pod(&old).container_image_count() == 0);
+}
+
+TEST_CASE("the model digest changes with the affinity terms and images", "[model][digest][bound-list]") {
+    auto affinity_digest = [](const std::string& affinity, const std::string& image = "nginx") {
+        ClusterModel m;
+        feed_spread(m, {affinity_pod("a1", affinity, image)});
+        return digest_model(m).at("Pod");
+    };
+    const auto base = affinity_digest(kAffinityJson);
+    CHECK(affinity_digest(kAffinityJson) == base);
+    CHECK(affinity_digest(kAffinityJson, "nginx:2") != base);
+    for (auto [from, to] :
+         std::vector<std::pair<std::string, std::string>>{{R"("weight":80)", R"("weight":81)"},
+                                                          {R"("ssd")", R"("hdd")"},
+                                                          {R"("namespaces":["shop"])", R"("namespaces":["shop","x"])"},
+                                                          {R"("topologyKey":"zone")", R"("topologyKey":"region")"},
+                                                          {R"("podAntiAffinity")", R"("podAffinity")"}})
+        CHECK(affinity_digest(spread_replaced(kAffinityJson, from, to)) != base);
+}

@@ -1,0 +1,150 @@
+#include "utilization_eviction.hpp"
+
+#include <kdesched/node_fit.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+namespace kd::plugins::sigs {
+
+namespace {
+
+constexpr std::string_view kPreferNoEviction = "descheduler.alpha.kubernetes.io/prefer-no-eviction";
+
+int qos_rank(kd_qos_class qos) {
+    switch (qos) {
+        case KD_QOS_BEST_EFFORT:
+            return 0;
+        case KD_QOS_BURSTABLE:
+            return 1;
+        case KD_QOS_GUARANTEED:
+            return 2;
+    }
+    return 1;
+}
+
+// What the destinations can take in all: each one's cap minus its usage, summed
+// (assessAvailableResourceInNodes).
+ResourceAmounts room_in(const std::vector<ClassifiedNode>& destinations, const std::vector<std::string>& resources) {
+    ResourceAmounts room;
+    for (const auto& name : resources) room[name] = 0;
+    for (const auto& d : destinations)
+        for (const auto& name : resources) room[name] += d.capacity.at(name) - d.measured->usage.at(name);
+    return room;
+}
+
+bool excluded(const std::optional<Namespaces>& namespaces, const Pod& pod) {
+    if (!namespaces) return false;
+    const auto& list = namespaces->exclude;
+    return std::find(list.begin(), list.end(), pod.ns()) != list.end();
+}
+
+// One source node's loop (upstream's evictPods). False when the total limit ended the cycle.
+bool evict_from_node(Cycle& cycle, const ClassifiedNode& source, std::vector<Pod> pods, ResourceAmounts& room,
+                     const std::vector<ClassifiedNode>& destinations, const SourceEviction& how) {
+    ResourceAmounts usage = source.measured->usage;
+    if (!how.keep_evicting(usage, source.capacity, room)) return true;
+    sort_pods_for_eviction(pods);
+    EvictOptions options;
+    options.pre_eviction_filter = false;  // asked just before, as upstream does
+    uint64_t evicted = 0;
+    for (const auto& pod : pods) {
+        if (how.node_limit && evicted >= *how.node_limit) break;
+        // Why a pod stayed, for `kdesched simulate --explain` (the filters report themselves).
+        if (!tolerates_some_destination(pod, destinations)) {
+            cycle.report_pod(pod, "skipped", "Taints: tolerates no destination node's taints");
+            continue;
+        }
+        if (excluded(how.evictableNamespaces, pod)) {
+            cycle.report_pod(pod, "skipped", "EvictableNamespaces");
+            continue;
+        }
+        if (!cycle.pre_eviction_filter(pod).allowed) continue;
+        EvictOutcome out = cycle.evict(pod, how.reason, options);
+        if (!out.evicted()) {
+            if (out.code == KD_EVICT_LIMIT_TOTAL) return false;
+            if (out.code == KD_EVICT_LIMIT_NODE) return true;
+            continue;  // filtered, the namespace's limit or a failure: the next pod
+        }
+        ++evicted;
+        // The pod's requests leave the node and fill the destinations' room; `pods` counts one.
+        for (auto& [name, left] : room) {
+            int64_t amount = name == kPodsResource ? 1000 : pod.requests().milli(name);
+            usage[name] -= amount;
+            left -= amount;
+        }
+        if (!how.keep_evicting(usage, source.capacity, room)) break;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool has_room(const ResourceAmounts& room) {
+    for (const auto& [name, left] : room)
+        if (left <= 0) return false;
+    return true;
+}
+
+void sort_by_usage(std::vector<ClassifiedNode>& nodes, bool ascending) {
+    std::stable_sort(nodes.begin(), nodes.end(), [ascending](const ClassifiedNode& a, const ClassifiedNode& b) {
+        int64_t ka = usage_sort_key(a.measured->usage), kb = usage_sort_key(b.measured->usage);
+        return ascending ? ka < kb : ka > kb;
+    });
+}
+
+bool enough_underutilized(const Cycle& cycle, size_t underutilized, size_t nodes, int64_t number_of_nodes) {
+    if (underutilized == 0) {
+        cycle.debug("No node is underutilized, nothing to do here, you might tune your thresholds further");
+        return false;
+    }
+    if (static_cast<int64_t>(underutilized) <= number_of_nodes) {
+        cycle.debug("Number of nodes underutilized (" + std::to_string(underutilized) +
+                    ") is less or equal than numberOfNodes (" + std::to_string(number_of_nodes) +
+                    "), nothing to do here");
+        return false;
+    }
+    if (underutilized == nodes) {
+        cycle.debug("All nodes are underutilized, nothing to do here");
+        return false;
+    }
+    return true;
+}
+
+void sort_pods_for_eviction(std::vector<Pod>& pods) {
+    auto key = [](const Pod& p) {
+        auto priority = p.priority();
+        return std::make_tuple(priority.has_value(), priority.value_or(0), qos_rank(p.qos_class()),
+                               p.annotations().has(kPreferNoEviction));
+    };
+    std::stable_sort(pods.begin(), pods.end(), [&](const Pod& a, const Pod& b) { return key(a) < key(b); });
+}
+
+bool tolerates_some_destination(const Pod& pod, const std::vector<ClassifiedNode>& destinations) {
+    for (const auto& d : destinations) {
+        const Node& node = d.measured->node;
+        if (pod.tolerations().size() < node.taints().size()) continue;
+        bool all = true;
+        for (auto taint : node.taints()) {
+            bool tolerated = false;
+            for (auto t : pod.tolerations()) tolerated = tolerated || toleration_tolerates_taint(t, taint);
+            all = all && tolerated;
+        }
+        if (all) return true;
+    }
+    return false;
+}
+
+void evict_from_sources(Cycle& cycle, const std::vector<ClassifiedNode>& sources,
+                        const std::vector<ClassifiedNode>& destinations, const SourceEviction& how) {
+    ResourceAmounts room = room_in(destinations, how.resources);
+    for (const auto& source : sources) {
+        std::vector<Pod> removable;
+        for (const auto& pod : source.measured->pods)
+            if (how.removable(pod)) removable.push_back(pod);
+        if (removable.empty()) continue;
+        if (!evict_from_node(cycle, source, std::move(removable), room, destinations, how)) return;
+    }
+}
+
+}  // namespace kd::plugins::sigs
