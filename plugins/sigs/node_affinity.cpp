@@ -10,14 +10,20 @@ void RemovePodsViolatingNodeAffinityArgs::validate(Errors& errs, const std::stri
     if (nodeAffinityType.empty()) errs.add(field_path(path, "nodeAffinityType"), "nodeAffinityType needs to be set");
     // Another value is accepted, as upstream accepts it, and skipped with an error in the log
     // every cycle (see deschedule).
-    for (size_t i = 0; i < nodeAffinityType.size(); ++i)
-        if (nodeAffinityType[i] == kPreferredAffinity)
-            errs.add(index_path(field_path(path, "nodeAffinityType"), i),
-                     std::string(kPreferredAffinity) +
-                         " is not supported yet: kdesched does not read a pod's preferred node affinity "
-                         "(docs/compatibility.md); use " +
-                         kRequiredAffinity);
 }
+
+namespace {
+
+// The sum of the weights of the pod's preferred terms that the node matches (upstream's
+// GetNodeWeightGivenPodPreferredAffinity); a malformed or empty term matches no node.
+int64_t preferred_weight(const Pod& pod, const Node& node) {
+    int64_t sum = 0;
+    for (auto term : pod.preferred_node_terms())
+        if (node_selector_term_matches(term.preference(), node)) sum += term.weight();
+    return sum;
+}
+
+}  // namespace
 
 bool RemovePodsViolatingNodeAffinity::violates_required(const Pod& pod, const Node& node, UpstreamNodeFit& fit,
                                                         const Snapshot& snap) const {
@@ -25,6 +31,23 @@ bool RemovePodsViolatingNodeAffinity::violates_required(const Pod& pod, const No
     if (!pod.has_required_node_affinity()) return false;
     if (pod_matches_node_selector(pod, node)) return false;
     return fit.fits_any(pod, snap.nodes());
+}
+
+bool RemovePodsViolatingNodeAffinity::violates_preferred(const Pod& pod, const Node& node, UpstreamNodeFit& fit,
+                                                         const Snapshot& snap) const {
+    if (pod.preferred_node_terms().empty()) return false;
+    // The best weight over every node, fitting or not, as upstream's
+    // GetBestNodeWeightGivenPodPreferredAffinity: the evictor's nodeFit, when on, then asks for
+    // another node that fits. Weights first: they are cheaper than the fit.
+    int64_t here = preferred_weight(pod, node);
+    bool heavier = false;
+    for (auto other : snap.nodes()) {
+        if (preferred_weight(pod, other) > here) {
+            heavier = true;
+            break;
+        }
+    }
+    return heavier && fit.fits_any(pod, snap.nodes());
 }
 
 template <class Violates>
@@ -59,6 +82,10 @@ void RemovePodsViolatingNodeAffinity::deschedule(Cycle& cycle) {
             go_on =
                 evict_where(cycle, "pod violates its required node affinity", evicted,
                             [&](const Pod& pod, const Node& node) { return violates_required(pod, node, fit, snap); });
+        } else if (type == kPreferredAffinity) {
+            go_on =
+                evict_where(cycle, "pod prefers another node by its node affinity", evicted,
+                            [&](const Pod& pod, const Node& node) { return violates_preferred(pod, node, fit, snap); });
         } else {
             cycle.log(LogLevel::error, "invalid nodeAffinityType \"" + type + "\" skipped: the known ones are " +
                                            kRequiredAffinity + " and " + kPreferredAffinity);

@@ -1,7 +1,9 @@
 // RemovePodsViolatingNodeAffinity (kubernetes-sigs/descheduler
 // pkg/framework/plugins/removepodsviolatingnodeaffinity@v0.35.1): for each nodeAffinityType in
 // turn, node by node, evicts the pods whose required node affinity their node no longer matches
-// (requiredDuringSchedulingIgnoredDuringExecution), when they fit some node.
+// (requiredDuringSchedulingIgnoredDuringExecution), or for which some node weighs more than
+// theirs by their preferred node affinity (preferredDuringSchedulingIgnoredDuringExecution), when
+// they fit some node.
 #pragma once
 
 #include "common.hpp"
@@ -37,7 +39,8 @@ public:
     static constexpr const char* kName = "RemovePodsViolatingNodeAffinity";
     static constexpr const char* kVersion = "0.35.1";
     static constexpr const char* kDescription =
-        "evicts pods whose node no longer matches their required node affinity, when another node fits them";
+        "evicts pods whose node no longer matches their required node affinity, or weighs less by their preferred "
+        "node affinity than another node, when they fit some node";
     using Args = RemovePodsViolatingNodeAffinityArgs;
 
     RemovePodsViolatingNodeAffinity(Host&, Args args) : args_(std::move(args)) {}
@@ -47,6 +50,9 @@ private:
     // Whether the pod, on `node`, violates its required node affinity (or nodeSelector) and fits
     // one of the nodes.
     bool violates_required(const Pod& pod, const Node& node, UpstreamNodeFit& fit, const Snapshot& snap) const;
+    // Whether some node weighs more than `node` by the pod's preferred node affinity, and the pod
+    // fits one of the nodes (its own included).
+    bool violates_preferred(const Pod& pod, const Node& node, UpstreamNodeFit& fit, const Snapshot& snap) const;
     // One pass of upstream's processNodes: node by node, the pods `violates` selects. False when
     // the total limit ended it.
     template <class Violates>

@@ -12,6 +12,7 @@ namespace {
 
 const std::string kDesiredKey = "kubernetes.io/desiredNode";
 const std::string kRequired = R"({"nodeAffinityType": ["requiredDuringSchedulingIgnoredDuringExecution"]})";
+const std::string kPreferred = R"({"nodeAffinityType": ["preferredDuringSchedulingIgnoredDuringExecution"]})";
 
 // upstream's buildTestNode: test.BuildTestNode(name, 2000, 3000, 10).
 SnapshotBuilder::NodeSpec& affinity_node(SnapshotBuilder& b, const std::string& name) {
@@ -35,6 +36,16 @@ SnapshotBuilder::PodSpec& affinity_pod(SnapshotBuilder& b, const std::string& na
 void affinity_pods_required(SnapshotBuilder& b, const std::string& node, bool terminating = false) {
     affinity_pod(b, "podWithNodeAffinity", node)
         .require_node(kDesiredKey, "In", {"yes"})
+        .set_flag(KD_POD_TERMINATING, terminating);
+    affinity_pod(b, "pod1", node).set_flag(KD_POD_TERMINATING, terminating);
+    affinity_pod(b, "pod2", node).set_flag(KD_POD_TERMINATING, terminating);
+}
+
+// addPodsToNode(node, deletionTimestamp, "preferredDuringSchedulingIgnoredDuringExecution"):
+// podWithNodeAffinity (weight 10 for desiredNode In [yes]), pod1 and pod2.
+void affinity_pods_preferred(SnapshotBuilder& b, const std::string& node, bool terminating = false) {
+    affinity_pod(b, "podWithNodeAffinity", node)
+        .prefer_node(10, kDesiredKey, "In", {"yes"})
         .set_flag(KD_POD_TERMINATING, terminating);
     affinity_pod(b, "pod1", node).set_flag(KD_POD_TERMINATING, terminating);
     affinity_pod(b, "pod2", node).set_flag(KD_POD_TERMINATING, terminating);
@@ -160,6 +171,99 @@ TEST_CASE("RemovePodsViolatingNodeAffinity: required affinity and nodeFit", "[no
         affinity_unschedulable_node(b);
         p.host.limits.per_node = 1;
         CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired).empty());
+        CHECK(p.requests() == 0);
+    }
+}
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: preferred affinity", "[nodeaffinity][upstream]") {
+    SnapshotBuilder b;
+    Profile p;
+    SECTION("Pod is correctly scheduled on node, no eviction expected [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithLabels");
+        affinity_node_with_labels(b);
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available with better fit, "
+        "should be evicted") {
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        affinity_node(b, "nodeWithoutLabels");
+        affinity_node_with_labels(b);
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred) == Pods{"default/podWithNodeAffinity"});
+    }
+}
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: preferred affinity and the limits", "[nodeaffinity][upstream][limits]") {
+    SnapshotBuilder b;
+    affinity_node(b, "nodeWithoutLabels");
+    affinity_node_with_labels(b);
+    Profile p;
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available, maxPodsToEvictPerNode "
+        "set to 1, should be evicted [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        p.host.limits.per_node = 1;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred) == Pods{"default/podWithNodeAffinity"});
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available, maxPodsToEvictPerNode "
+        "set to 0, should be not evicted [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        p.host.limits.per_node = 0;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+        CHECK(p.requests() == 1);
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available, maxPodsToEvictPerNode "
+        "set to 1, no pod evicted since pod terminating [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels", true);
+        p.host.limits.per_node = 1;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available, "
+        "maxNoOfPodsToEvictPerNamespace set to 1, should be evicted [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        p.host.limits.per_namespace = 1;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred) == Pods{"default/podWithNodeAffinity"});
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available, "
+        "maxNoOfPodsToEvictPerNamespace set to 0, should not be evicted [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        p.host.limits.per_namespace = 0;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, another schedulable node available, "
+        "maxNoOfPodsToEvictPerNamespace set to 1, no pod evicted since pod terminting [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels", true);
+        p.host.limits.per_namespace = 1;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+    }
+}
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: preferred affinity and nodeFit", "[nodeaffinity][upstream]") {
+    SnapshotBuilder b;
+    Profile p(R"({"nodeFit": true})");
+    SECTION(
+        "Pod is scheduled on node without matching labels, but no node where pod fits is available, should not evict "
+        "[preferred affinity]") {
+        // The plugin takes the pod (it fits its own node; the cordoned one weighs more); the
+        // evictor's nodeFit finds no other node for it.
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        affinity_node(b, "nodeWithoutLabels");
+        affinity_unschedulable_node(b);
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+    }
+    SECTION(
+        "Pod is scheduled on node without matching labels, and unschedulable node where pod could fit is available, "
+        "should not evict [preferred affinity]") {
+        affinity_pods_preferred(b, "nodeWithoutLabels");
+        affinity_node_with_labels(b);
+        affinity_unschedulable_node(b);
+        p.host.limits.per_node = 1;
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
         CHECK(p.requests() == 0);
     }
 }
@@ -332,18 +436,65 @@ TEST_CASE("RemovePodsViolatingNodeAffinity: validation", "[nodeaffinity][args]")
     CHECK(create_error<RemovePodsViolatingNodeAffinity>("{}") == "nodeAffinityType: nodeAffinityType needs to be set");
     CHECK(create_error<RemovePodsViolatingNodeAffinity>(R"({"nodeAffinityType": "x"})").find("nodeAffinityType: ") ==
           0);
+    CHECK(create_error<RemovePodsViolatingNodeAffinity>(kPreferred) == "");
     // Upstream accepts any other value and skips it at run time, with an error in the log.
     CHECK(create_error<RemovePodsViolatingNodeAffinity>(R"({"nodeAffinityType": ["sometimes"]})") == "");
     CHECK(create_error<RemovePodsViolatingNodeAffinity>(R"({"nodeAffinityType": ["x"], "nodeSelector": "a"})")
               .find("nodeSelector: unknown field") == 0);
 }
 
-TEST_CASE("RemovePodsViolatingNodeAffinity: preferredDuringSchedulingIgnoredDuringExecution is refused for now",
-          "[nodeaffinity][args]") {
-    CHECK(create_error<RemovePodsViolatingNodeAffinity>(
-              R"({"nodeAffinityType": ["requiredDuringSchedulingIgnoredDuringExecution",
-                                       "preferredDuringSchedulingIgnoredDuringExecution"]})") ==
-          "nodeAffinityType[1]: preferredDuringSchedulingIgnoredDuringExecution is not supported yet: kdesched does "
-          "not read a pod's preferred node affinity (docs/compatibility.md); use "
-          "requiredDuringSchedulingIgnoredDuringExecution");
+TEST_CASE("RemovePodsViolatingNodeAffinity: preferred: the weights of the matching terms add up", "[nodeaffinity]") {
+    SnapshotBuilder b;
+    affinity_node(b, "here").label("zone", "a").label("disk", "ssd");
+    affinity_node(b, "there").label("zone", "b");
+    // here: 5 + 4 = 9; there: 10.
+    affinity_pod(b, "wants-b", "here")
+        .prefer_node(5, "disk", "In", {"ssd"})
+        .prefer_node(4, "zone", "In", {"a"})
+        .prefer_node(10, "zone", "In", {"b"});
+    // here: 5 + 6 + 1 = 12; there: 1 + 10 = 11.
+    affinity_pod(b, "happy", "here")
+        .prefer_node(5, "disk", "In", {"ssd"})
+        .prefer_node(6, "zone", "NotIn", {"b"})
+        .prefer_node(1, "zone", "Exists", {})
+        .prefer_node(10, "zone", "In", {"b"});
+    // A malformed term (In without values) weighs nothing anywhere.
+    affinity_pod(b, "malformed", "here").prefer_node(50, "zone", "In", {});
+    affinity_pod(b, "none", "here");
+    Profile p;
+    CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred) == Pods{"default/wants-b"});
+}
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: preferred: the pod must fit some node, its own included",
+          "[nodeaffinity]") {
+    SnapshotBuilder b;
+    Profile p;
+    SECTION("the heavier node is cordoned, the pod still fits its own: taken (the evictor's nodeFit is off)") {
+        affinity_node(b, "here");
+        affinity_node(b, "there").label("zone", "b").cordon();
+        affinity_pod(b, "p", "here").prefer_node(10, "zone", "In", {"b"});
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred) == Pods{"default/p"});
+    }
+    SECTION("the pod fits no node at all (its required affinity matches none): not taken") {
+        affinity_node(b, "here");
+        affinity_node(b, "there").label("zone", "b");
+        affinity_pod(b, "p", "here").prefer_node(10, "zone", "In", {"b"}).require_node("zone", "In", {"c"});
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kPreferred).empty());
+    }
+}
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: both types: a pod is asked for once", "[nodeaffinity]") {
+    SnapshotBuilder b;
+    affinity_node(b, "here");
+    affinity_node_with_labels(b);
+    affinity_pod(b, "both", "here")
+        .require_node(kDesiredKey, "In", {"yes"})
+        .prefer_node(10, kDesiredKey, "In", {"yes"});
+    affinity_pod(b, "preferred-only", "here").prefer_node(10, kDesiredKey, "In", {"yes"});
+    Profile p;
+    CHECK(p.run<RemovePodsViolatingNodeAffinity>(
+              b, R"({"nodeAffinityType": ["requiredDuringSchedulingIgnoredDuringExecution",
+                                          "preferredDuringSchedulingIgnoredDuringExecution"]})") ==
+          Pods{"default/both", "default/preferred-only"});
+    CHECK(p.requests() == 2);
 }
