@@ -2,9 +2,9 @@
 // node-affinity plugin asks itself (not through the evictor's nodeFit): would the pod fit this
 // node? Built on the SDK's checks (kdesched/node_fit.hpp), with what upstream does differently:
 //   * tolerations with the `Lt` / `Gt` operators count (upstream enables the comparisons);
+//   * the pod's required pod anti-affinity against the pods on the node;
 //   * the node's resources are not checked for the pod's own node;
 //   * a node must have room for one more pod: allocatable `pods` above its unfinished pods.
-// Inter-pod anti-affinity, which upstream checks too, is not in the snapshot.
 #pragma once
 
 #include <kdesched/node_fit.hpp>
@@ -21,7 +21,7 @@ public:
     explicit UpstreamNodeFit(Snapshot snapshot) : snap_(snapshot), totals_(snapshot) {}
 
     // NodeFit: unschedulable, nodeSelector and required node affinity, NoSchedule and NoExecute
-    // taints, then (another node only) requests and the pod count.
+    // taints, required pod anti-affinity, then (another node only) requests and the pod count.
     bool fits(const Pod& pod, const Node& node);
 
     // PodFitsAnyNode: the pod fits one of `nodes` (its own node included).
@@ -31,6 +31,12 @@ public:
             if (fits(pod, node)) return true;
         return false;
     }
+
+    // upstream's podMatchesInterPodAntiAffinity: a required anti-affinity term of the pod selects
+    // an unfinished pod of another name on the node, in the term's namespaces (the pod's own when
+    // it lists none; the namespaceSelector is not read, as upstream), and the node has the term's
+    // topology key. A term whose labelSelector is invalid counts as a conflict (upstream's error).
+    bool anti_affinity_conflict(const Pod& pod, const Node& node);
 
 private:
     bool room_for_a_pod(const Pod& pod, const Node& node);

@@ -498,3 +498,67 @@ TEST_CASE("RemovePodsViolatingNodeAffinity: both types: a pod is asked for once"
           Pods{"default/both", "default/preferred-only"});
     CHECK(p.requests() == 2);
 }
+
+TEST_CASE("RemovePodsViolatingNodeAffinity: the fit check reads the pod's required pod anti-affinity",
+          "[nodeaffinity]") {
+    SnapshotBuilder b;
+    affinity_node(b, "here");
+    affinity_node_with_labels(b, "there").label("kubernetes.io/hostname", "there");
+    SnapshotBuilder::PodSpec::AffinityTerm away;  // not beside another app=web pod on a host
+    away.topology_key = "kubernetes.io/hostname";
+    away.has_label_selector = true;
+    away.match_labels = {{"app", "web"}};
+    auto candidate = [&](SnapshotBuilder::PodSpec::AffinityTerm term) {
+        affinity_pod(b, "web-1", "here")
+            .label("app", "web")
+            .require_node(kDesiredKey, "In", {"yes"})
+            .anti_affinity_to(std::move(term));
+    };
+    Profile p;
+    SECTION("an app=web pod on the only other node: no fit") {
+        candidate(away);
+        b.pod("default", "web-2").on("there").label("app", "web");
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired).empty());
+    }
+    SECTION("that pod in another namespace: fits") {
+        candidate(away);
+        b.pod("other", "web-2").on("there").label("app", "web");
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired) == Pods{"default/web-1"});
+    }
+    SECTION("the term lists that namespace: no fit") {
+        away.namespaces = {"other"};
+        candidate(away);
+        b.pod("other", "web-2").on("there").label("app", "web");
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired).empty());
+    }
+    SECTION("that pod finished: fits") {
+        candidate(away);
+        b.pod("default", "web-2").on("there").label("app", "web").in_phase(KD_POD_SUCCEEDED);
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired) == Pods{"default/web-1"});
+    }
+    SECTION("the node lacks the topology key: fits") {
+        away.topology_key = "zone";
+        candidate(away);
+        b.pod("default", "web-2").on("there").label("app", "web");
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired) == Pods{"default/web-1"});
+    }
+    SECTION("a term without a labelSelector selects no pod: fits") {
+        away.has_label_selector = false;
+        away.match_labels.clear();
+        candidate(away);
+        b.pod("default", "web-2").on("there").label("app", "web");
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired) == Pods{"default/web-1"});
+    }
+    SECTION("a pod of the same name is the pod itself: fits") {
+        away.namespaces = {"other"};
+        candidate(away);
+        b.pod("other", "web-1").on("there").label("app", "web");
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired) == Pods{"default/web-1"});
+    }
+    SECTION("an invalid labelSelector: no fit, as upstream's error") {
+        away.match_labels.clear();
+        away.match_expressions = {{"app", "Near", {"web"}}};
+        candidate(away);
+        CHECK(p.run<RemovePodsViolatingNodeAffinity>(b, kRequired).empty());
+    }
+}
