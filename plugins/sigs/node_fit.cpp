@@ -65,6 +65,11 @@ bool UpstreamNodeFit::anti_affinity_conflict(const Pod& pod, const Node& node) {
 }
 
 bool UpstreamNodeFit::room_for_a_pod(const Pod& pod, const Node& node) {
+    // Upstream's fitsRequest: at least one pod slot must be free whatever the pod asks. A node
+    // whose allocatable does not list `pods` (only a hand-written snapshot) is not limited, as
+    // RemovePodsViolatingTopologySpreadConstraint's fit has it; upstream finds no slot there.
+    auto slots = node.allocatable().find("pods");
+    if (!slots) return true;
     auto it = unfinished_pods_.find(std::string(node.name()));
     if (it == unfinished_pods_.end()) {
         int64_t count = 0;
@@ -72,9 +77,7 @@ bool UpstreamNodeFit::room_for_a_pod(const Pod& pod, const Node& node) {
             if (!finished(p)) ++count;
         it = unfinished_pods_.emplace(std::string(node.name()), count).first;
     }
-    // Upstream's fitsRequest: `pods` is always checked, a node without it in allocatable has
-    // none free, and at least one must be free whatever the pod asks.
-    int64_t free_milli = node.allocatable().milli("pods") - it->second * 1000;
+    int64_t free_milli = *slots - it->second * 1000;
     return pod.requests().milli("pods") <= free_milli && free_milli > 0;
 }
 

@@ -4,7 +4,8 @@
 //   * tolerations with the `Lt` / `Gt` operators count (upstream enables the comparisons);
 //   * the pod's required pod anti-affinity against the pods on the node;
 //   * the node's resources are not checked for the pod's own node;
-//   * a node must have room for one more pod: allocatable `pods` above its unfinished pods.
+//   * a node must have room for one more pod: allocatable `pods` above its unfinished pods (a node
+//     without `pods` in allocatable is not limited: upstream finds no room there).
 #pragma once
 
 #include <kdesched/node_fit.hpp>
