@@ -1,6 +1,8 @@
 // The library's one exported symbol: the kubernetes-sigs/descheduler plugins, one module.
 #include "high_node_utilization.hpp"
 #include "low_node_utilization.hpp"
+#include "node_affinity.hpp"
+#include "node_taints.hpp"
 #include "pod_lifetime.hpp"
 #include "remove_failed_pods.hpp"
 #include "too_many_restarts.hpp"
@@ -8,4 +10,5 @@
 
 KDESCHED_MODULE("kubernetes-sigs", kd::plugins::sigs::PodLifeTime, kd::plugins::sigs::RemoveFailedPods,
                 kd::plugins::sigs::RemovePodsHavingTooManyRestarts, kd::plugins::sigs::LowNodeUtilization,
-                kd::plugins::sigs::HighNodeUtilization, kd::plugins::sigs::RemovePodsViolatingTopologySpreadConstraint)
+                kd::plugins::sigs::HighNodeUtilization, kd::plugins::sigs::RemovePodsViolatingTopologySpreadConstraint,
+                kd::plugins::sigs::RemovePodsViolatingNodeTaints, kd::plugins::sigs::RemovePodsViolatingNodeAffinity)

@@ -90,6 +90,10 @@ TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, say
     CHECK_THAT(r.output,
                Catch::Contains("plugin \"RemovePodsHavingTooManyRestarts\" args: podRestartThreshold: invalid "
                                "PodsHavingTooManyRestarts threshold"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"RemovePodsViolatingNodeTaints\" args: either includedTaints or "
+                                         "excludedTaints can be set, but not both"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"RemovePodsViolatingNodeAffinity\" args: nodeAffinityType: "
+                                         "nodeAffinityType needs to be set"));
 }
 
 TEST_CASE("validate accepts LowNodeUtilization and HighNodeUtilization with every arg", "[cli][sigs]") {

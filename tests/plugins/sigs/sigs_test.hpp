@@ -3,6 +3,8 @@
 #pragma once
 
 #include "default_evictor.hpp"
+#include "node_affinity.hpp"
+#include "node_taints.hpp"
 #include "pod_lifetime.hpp"
 #include "remove_failed_pods.hpp"
 #include "too_many_restarts.hpp"
