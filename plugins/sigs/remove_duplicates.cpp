@@ -6,7 +6,6 @@
 
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace kd::plugins::sigs {
@@ -19,17 +18,26 @@ namespace {
 std::string placement_text(const Pod& pod) {
     std::string t;
     auto put = [&t](std::string_view s) { t.append(std::to_string(s.size())).append(":").append(s); };
-    for (auto tol : pod.tolerations()) put(tol.key()), put(tol.op()), put(tol.value()), put(tol.effect());
+    for (auto tol : pod.tolerations()) {
+        put(tol.key());
+        put(tol.op());
+        put(tol.value());
+        put(tol.effect());
+    }
     t.append("|");
     KeyValues selector = pod.node_selector();
-    for (size_t i = 0; i < selector.size(); ++i) put(selector.key(i)), put(selector.value(i));
+    for (size_t i = 0; i < selector.size(); ++i) {
+        put(selector.key(i));
+        put(selector.value(i));
+    }
     t.append(pod.has_required_node_affinity() ? "|A" : "|-");
     for (auto term : pod.affinity_terms()) {
         t.append("|T");
         for (auto part : {term.expressions(), term.fields()}) {
             t.append("/");
             for (auto r : part) {
-                put(r.key()), put(r.op());
+                put(r.key());
+                put(r.op());
                 for (size_t i = 0; i < r.value_count(); ++i) put(r.value(i));
                 t.append(";");
             }
@@ -46,8 +54,8 @@ size_t count_target_nodes(const Snapshot& snap, const DuplicatesOfOwner& group) 
     std::unordered_set<std::string> checked;
     std::set<std::string_view> targets;
     std::vector<std::string_view> matching;
-    for (const auto& [node_name, pods] : group.by_node) {
-        for (const Pod& pod : pods) {
+    for (const auto& on_node : group.by_node) {
+        for (const Pod& pod : on_node.second) {
             if (!checked.insert(placement_text(pod)).second) continue;
             matching.clear();
             for (auto node : snap.nodes())
