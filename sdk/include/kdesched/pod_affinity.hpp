@@ -63,10 +63,12 @@ inline std::string affinity_selector_problem(const PodAffinityTerm& term) {
     return "";
 }
 
-// Whether a term's labelSelector selects a pod with these labels: never without a selector,
-// always with an empty one. An invalid selector (affinity_selector_problem) selects nothing.
-inline bool affinity_selector_matches(const PodAffinityTerm& term, const KeyValues& labels) {
-    if (!term.has_label_selector() || !affinity_selector_problem(term).empty()) return false;
+namespace detail {
+
+// affinity_selector_matches for a selector already known to be valid: the checks' inner loops
+// validate each term once, as upstream converts it once.
+inline bool valid_affinity_selector_matches(const PodAffinityTerm& term, const KeyValues& labels) {
+    if (!term.has_label_selector()) return false;
     KeyValues want = term.match_labels();
     for (size_t i = 0; i < want.size(); ++i) {
         auto got = labels.get(want.key(i));
@@ -82,6 +84,14 @@ inline bool affinity_selector_matches(const PodAffinityTerm& term, const KeyValu
             return false;
     }
     return true;
+}
+
+}  // namespace detail
+
+// Whether a term's labelSelector selects a pod with these labels: never without a selector,
+// always with an empty one. An invalid selector (affinity_selector_problem) selects nothing.
+inline bool affinity_selector_matches(const PodAffinityTerm& term, const KeyValues& labels) {
+    return affinity_selector_problem(term).empty() && detail::valid_affinity_selector_matches(term, labels);
 }
 
 // Whether a term declared by a pod in namespace `own` applies to namespace `ns`: `ns` is in the
@@ -101,6 +111,14 @@ inline bool pod_matches_affinity_term(const Pod& declaring, const PodAffinityTer
     return affinity_term_applies_to_namespace(term, declaring.ns(), other.ns()) &&
            affinity_selector_matches(term, other.labels());
 }
+
+namespace detail {
+// pod_matches_affinity_term for a term whose selector is known to be valid.
+inline bool pod_matches_valid_affinity_term(const Pod& declaring, const PodAffinityTerm& term, const Pod& other) {
+    return affinity_term_applies_to_namespace(term, declaring.ns(), other.ns()) &&
+           valid_affinity_selector_matches(term, other.labels());
+}
+}  // namespace detail
 
 // Whether upstream leaves `other` out when checking `declaring`'s terms: it has the same name,
 // whatever its namespace.
@@ -135,7 +153,7 @@ AntiAffinityMatch anti_affinity_match_on_node(const Pod& pod, const Node& node, 
             Pod other(element);
             if (other.phase() == KD_POD_SUCCEEDED || other.phase() == KD_POD_FAILED) continue;
             if (pod_affinity_skips(pod, other)) continue;
-            if (pod_matches_affinity_term(pod, term, other)) return AntiAffinityMatch::match;
+            if (detail::pod_matches_valid_affinity_term(pod, term, other)) return AntiAffinityMatch::match;
         }
     }
     return AntiAffinityMatch::none;
@@ -157,7 +175,8 @@ AntiAffinityMatch anti_affinity_violated(const Pod& pod, PodsIn&& pods_in, NodeO
         auto in_namespace = [&](std::string_view ns) {
             for (auto element : pods_in(ns)) {
                 Pod other(element);
-                if (pod_affinity_skips(pod, other) || !pod_matches_affinity_term(pod, term, other)) continue;
+                if (pod_affinity_skips(pod, other) || !detail::pod_matches_valid_affinity_term(pod, term, other))
+                    continue;
                 std::optional<Node> there = node_of(other);
                 if (there && same_topology_domain(*home, *there, term.topology_key())) return true;
             }

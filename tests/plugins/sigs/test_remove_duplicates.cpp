@@ -383,6 +383,18 @@ TEST_CASE("RemoveDuplicates: who is a duplicate", "[removeduplicates]") {
         b.pod("default", "d").on("n2").owner("ReplicaSet", "rs", false).image("x");
         CHECK(dup_run(p, b) == Pods{"default/c"});
     }
+    SECTION("an owner key counts every pod under it, duplicates of each other or not") {
+        // n1: a, b, c (rs). n2: d, e, f, g (rs and rs-2): not duplicates of n1's kind, yet under rs
+        // too. rs: 7 pods over 2 nodes, keep 4: nothing. rs-2: 4 over 2, keep 2: f and g.
+        for (auto name : {"a", "b", "c"}) b.pod("default", name).on("n1").owner("ReplicaSet", "rs", false).image("x");
+        for (auto name : {"d", "e", "f", "g"})
+            b.pod("default", name)
+                .on("n2")
+                .owner("ReplicaSet", "rs", false)
+                .owner("ReplicaSet", "rs-2", false)
+                .image("x");
+        CHECK(dup_run(p, b) == Pods{"default/f", "default/g"});
+    }
     SECTION("Succeeded and Failed pods are not listed") {
         for (auto name : {"a", "b"}) b.pod("default", name).on("n1").owner("ReplicaSet", "rs", false).image("x");
         b.pod("default", "done").on("n1").owner("ReplicaSet", "rs", false).image("x").in_phase(KD_POD_SUCCEEDED);
