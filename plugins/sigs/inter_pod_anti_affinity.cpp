@@ -37,6 +37,21 @@ private:
     std::vector<Pod> none_;
 };
 
+// Upstream logs the conversion error and leaves the pod alone; so do we, saying which term.
+void warn_invalid_term(const Cycle& cycle, const Pod& pod) {
+    size_t index = 0;
+    for (auto term : pod.pod_anti_affinity_terms()) {
+        std::string problem = affinity_selector_problem(term);
+        if (!problem.empty()) {
+            cycle.warn("pod " + pod.key() + ": podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[" +
+                       std::to_string(index) + "].labelSelector: " + problem +
+                       "; its anti-affinity is not checked (fix the pod's labelSelector)");
+            return;
+        }
+        ++index;
+    }
+}
+
 bool finished(const Pod& pod) {
     return pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED;
 }
@@ -70,7 +85,9 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
         auto& pods = on_node[std::string(node.name())];
         sort_priority_low_to_high(pods);
         for (const Pod& pod : pods) {
-            if (anti_affinity_violated(pod, pods_in, node_of) != AntiAffinityMatch::match) continue;
+            AntiAffinityMatch found = anti_affinity_violated(pod, pods_in, node_of);
+            if (found == AntiAffinityMatch::invalid) warn_invalid_term(cycle, pod);
+            if (found != AntiAffinityMatch::match) continue;
             if (!evictor_admits(cycle, pod)) continue;
             EvictOutcome out = cycle.evict(pod, "violates its required inter-pod anti-affinity", options);
             // An evicted pod no longer stands in the way of the pods after it.

@@ -214,6 +214,23 @@ TEST_CASE("RemovePodsViolatingInterPodAntiAffinity: args validation", "[interpod
     }
 }
 
+// defaults_test.go
+TEST_CASE("RemovePodsViolatingInterPodAntiAffinity: args defaults", "[interpodantiaffinity][upstream]") {
+    using Args = kd::plugins::sigs::RemovePodsViolatingInterPodAntiAffinityArgs;
+    SECTION("RemovePodsViolatingInterPodAntiAffinityArgs empty") {
+        Args empty = kd::parse<Args>("{}");
+        CHECK_FALSE(empty.namespaces.has_value());
+        CHECK_FALSE(empty.labelSelector.has_value());
+    }
+    SECTION("RemovePodsViolatingInterPodAntiAffinityArgs with value") {
+        Args given = kd::parse<Args>(R"({"namespaces": {}, "labelSelector": {}})");
+        REQUIRE(given.namespaces.has_value());
+        CHECK(given.namespaces->empty());
+        REQUIRE(given.labelSelector.has_value());
+        CHECK(given.labelSelector->empty());
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Our own cases
 
@@ -416,5 +433,10 @@ TEST_CASE("RemovePodsViolatingInterPodAntiAffinity: what counts as being in the 
         b.pod("default", "web").on("n1").owner("ReplicaSet", "rs").label("app", "web");
         CHECK(ipa_run(p, b).empty());
         CHECK(p.requests() == 0);
+        REQUIRE(p.host.logs().size() == 1);
+        CHECK(p.host.logs().front() ==
+              "pod default/holder: podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector: "
+              "matchExpressions operator \"Is\" is unknown; its anti-affinity is not checked (fix the pod's "
+              "labelSelector)");
     }
 }
