@@ -1,6 +1,6 @@
 #include "inter_pod_anti_affinity.hpp"
 
-#include "priority_order.hpp"
+#include "utilization_eviction.hpp"
 
 #include <kdesched/pod_affinity.hpp>
 
@@ -83,7 +83,8 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
     options.pre_eviction_filter = false;  // asked just before, as upstream asks it
     for (auto node : snap.nodes()) {
         auto& pods = on_node[std::string(node.name())];
-        sort_priority_low_to_high(pods);
+        // podutil.SortPodsBasedOnPriorityLowToHigh, as the utilization plugins order their pods.
+        sort_pods_for_eviction(pods);
         for (const Pod& pod : pods) {
             AntiAffinityMatch found = anti_affinity_violated(pod, pods_in, node_of);
             if (found == AntiAffinityMatch::invalid) warn_invalid_term(cycle, pod);
