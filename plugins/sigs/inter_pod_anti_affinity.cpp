@@ -52,10 +52,6 @@ void warn_invalid_term(const Cycle& cycle, const Pod& pod) {
     }
 }
 
-bool finished(const Pod& pod) {
-    return pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED;
-}
-
 }  // namespace
 
 void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
