@@ -15,26 +15,59 @@ namespace kd::plugins::sigs {
 
 namespace {
 
-// The pods that count against each other, by namespace: the in-scope pods on the profile's nodes,
-// minus those already evicted this cycle (upstream's podsInANamespace and removePodFromNamespaceMap).
+// The pods that count against each other, by namespace and node: the in-scope pods on the
+// profile's nodes, minus those already evicted this cycle (upstream's podsInANamespace and
+// removePodFromNamespaceMap). A term is checked against the pods of its topology domain only
+// (the nodes sharing the term's key value with the pod's node), not the whole namespace.
 class CountedPods {
 public:
-    void add(const Pod& pod) { by_namespace_[std::string(pod.ns())].push_back(pod); }
-    const std::vector<Pod>& in(std::string_view ns) const {
-        auto it = by_namespace_.find(ns);
-        return it == by_namespace_.end() ? none_ : it->second;
-    }
+    explicit CountedPods(const std::map<std::string, Node, std::less<>>& nodes) : nodes_(nodes) {}
+    void add(const Pod& pod) { by_namespace_[std::string(pod.ns())][std::string(pod.node_name())].push_back(pod); }
     void remove(const Pod& pod) {
-        auto it = by_namespace_.find(pod.ns());
-        if (it == by_namespace_.end()) return;
-        auto& pods = it->second;
+        auto ns = by_namespace_.find(pod.ns());
+        if (ns == by_namespace_.end()) return;
+        auto node = ns->second.find(pod.node_name());
+        if (node == ns->second.end()) return;
+        auto& pods = node->second;
         auto at = std::find_if(pods.begin(), pods.end(), [&](const Pod& p) { return p.name() == pod.name(); });
         if (at != pods.end()) pods.erase(at);
     }
+    // The pods of `ns` on the nodes of `home`'s domain of `key` (home alone when it lacks the key).
+    std::vector<Pod> in_domain(std::string_view ns, std::string_view key, const Node& home) {
+        std::vector<Pod> out;
+        auto it = by_namespace_.find(ns);
+        if (it == by_namespace_.end()) return out;
+        auto add_node = [&](std::string_view node) {
+            auto pods = it->second.find(node);
+            if (pods != it->second.end()) out.insert(out.end(), pods->second.begin(), pods->second.end());
+        };
+        auto value = home.labels().get(key);
+        if (!value) {
+            add_node(home.name());
+            return out;
+        }
+        for (const std::string& node : domain(key, *value)) add_node(node);
+        return out;
+    }
 
 private:
-    std::map<std::string, std::vector<Pod>, std::less<>> by_namespace_;
-    std::vector<Pod> none_;
+    // The profile's nodes by their value of `key`, indexed once per key.
+    const std::vector<std::string>& domain(std::string_view key, std::string_view value) {
+        auto k = domains_.find(key);
+        if (k == domains_.end()) {
+            k = domains_.emplace(std::string(key), std::map<std::string, std::vector<std::string>, std::less<>>{})
+                    .first;
+            for (const auto& [name, node] : nodes_)
+                if (auto v = node.labels().get(key)) k->second[std::string(*v)].push_back(name);
+        }
+        auto v = k->second.find(value);
+        return v == k->second.end() ? none_ : v->second;
+    }
+
+    const std::map<std::string, Node, std::less<>>& nodes_;
+    std::map<std::string, std::map<std::string, std::vector<Pod>, std::less<>>, std::less<>> by_namespace_;
+    std::map<std::string, std::map<std::string, std::vector<std::string>, std::less<>>, std::less<>> domains_;
+    std::vector<std::string> none_;
 };
 
 // Upstream logs the conversion error and leaves the pod alone; so do we, saying which term.
@@ -60,7 +93,7 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
     // evictor's filters are asked only about a pod found in violation.
     std::map<std::string, Node, std::less<>> nodes;
     std::map<std::string, std::vector<Pod>, std::less<>> on_node;
-    CountedPods counted;
+    CountedPods counted(nodes);
     for (auto node : snap.nodes()) {
         nodes.emplace(std::string(node.name()), node);
         auto& list = on_node[std::string(node.name())];
@@ -70,7 +103,9 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
             counted.add(pod);
         }
     }
-    auto pods_in = [&](std::string_view ns) -> const std::vector<Pod>& { return counted.in(ns); };
+    auto pods_in = [&](std::string_view ns, std::string_view key, const Node& home) {
+        return counted.in_domain(ns, key, home);
+    };
     auto node_of = [&](const Pod& pod) -> std::optional<Node> {
         auto it = nodes.find(pod.node_name());
         return it == nodes.end() ? std::nullopt : std::optional<Node>(it->second);

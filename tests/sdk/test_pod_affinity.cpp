@@ -51,7 +51,7 @@ AntiAffinityMatch pa_violated(const kd::Snapshot& s, const kd::Pod& pod) {
     std::vector<kd::Pod> none;
     return kd::anti_affinity_violated(
         pod,
-        [&](std::string_view ns) -> const std::vector<kd::Pod>& {
+        [&](std::string_view ns, std::string_view, const kd::Node&) -> const std::vector<kd::Pod>& {
             auto it = by_ns.find(ns);
             return it == by_ns.end() ? none : it->second;
         },

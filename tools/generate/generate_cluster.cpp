@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
     app.add_option("--seed", o.seed, "Random seed")->capture_default_str();
     app.add_flag("--managed-fields", o.managed_fields,
                  "Give pods the metadata.managedFields an API server adds (~6 KB a pod instead of ~2 KB)");
+    app.add_flag("--descheduler-fields", o.descheduler_fields,
+                 "Give pods what the kubernetes-sigs plugins read: zone spread constraints, anti-affinity, restarts, "
+                 "Failed pods (kdesched-bench --sigs)");
     app.add_option("-o,--output", output, "Output file, - for stdout")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     std::ofstream file;

@@ -161,9 +161,11 @@ AntiAffinityMatch anti_affinity_match_on_node(const Pod& pod, const Node& node, 
 
 // CheckPodsWithAntiAffinityExist (pkg/utils/predicates.go@v0.35.1): does one of `pod`'s required
 // anti-affinity terms select another pod running in the same topology domain as `pod`?
-//   * `pods_in(ns)`: the pods to consider in namespace `ns` (a range of kd::Pod or const kd_pod*);
-//     the caller decides which (upstream: the plugin's in-scope pods on the profile's nodes, minus
-//     those it already evicted).
+//   * `pods_in(ns, topology_key, home)`: the pods to consider in namespace `ns` (a range of kd::Pod
+//     or const kd_pod*); the caller decides which (upstream: the plugin's in-scope pods on the
+//     profile's nodes, minus those it already evicted), and may leave out those outside `home`'s
+//     domain of `topology_key` (same_topology_domain is checked here anyway): upstream walks the
+//     whole namespace for every term, which is quadratic in the pods.
 //   * `node_of(p)`: the node `p` runs on, or std::nullopt when that node is not one to consider;
 //     a pod whose own node is not one yields none.
 template <class PodsIn, class NodeOf>
@@ -173,7 +175,7 @@ AntiAffinityMatch anti_affinity_violated(const Pod& pod, PodsIn&& pods_in, NodeO
     for (auto term : pod.pod_anti_affinity_terms()) {
         if (!affinity_selector_problem(term).empty()) return AntiAffinityMatch::invalid;
         auto in_namespace = [&](std::string_view ns) {
-            for (auto element : pods_in(ns)) {
+            for (auto element : pods_in(ns, term.topology_key(), *home)) {
                 Pod other(element);
                 if (pod_affinity_skips(pod, other) || !detail::pod_matches_valid_affinity_term(pod, term, other))
                     continue;
