@@ -1,0 +1,82 @@
+// One scenario of the kubernetes-sigs plugins on the real API server: its objects loaded, kdesched
+// and (when present) the upstream binary run on them in dry run, and everything taken away after
+// (nodes too: a plugin sees every node of the cluster, so no scenario may leave one behind).
+#pragma once
+
+#include "api_loader.hpp"
+#include "envtest.hpp"
+#include "sigs_runner.hpp"
+
+#include <rapidjson/document.h>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kd_test::sigs {
+
+class Scenario {
+public:
+    Scenario(Envtest& env, std::string ns) : env_(env), client_(env.client()), api_(*client_), ns_(std::move(ns)) {}
+    ~Scenario() {
+        try {
+            api_.request("DELETE", "/api/v1/namespaces/" + ns_ + "/pods?gracePeriodSeconds=0", "", {200, 404});
+            api_.request("DELETE", "/apis/apps/v1/namespaces/" + ns_ + "/replicasets", "", {200, 404});
+            api_.request("DELETE", "/api/v1/nodes", "", {200, 404});
+        } catch (const std::exception& e) {
+            std::cout << "cleanup of " << ns_ << " failed: " << e.what() << "\n";
+        }
+    }
+
+    // A List of objects (sigs_objects.hpp), created as a cluster would hold them.
+    void load(const std::string& list_json) {
+        rapidjson::Document d;
+        d.Parse(list_json.c_str());
+        api_.load(d["items"], d.GetAllocator());
+    }
+    void delete_pod(const std::string& name) {
+        api_.request("DELETE", "/api/v1/namespaces/" + ns_ + "/pods/" + name + "?gracePeriodSeconds=0", "", {200, 404});
+    }
+
+    DryRun kdesched(const std::string& plugin, const std::string& extension, const std::string& args) {
+        DryRun d = run_kdesched(env_.kubeconfig(), plugin, extension, args);
+        std::cout << "TIME " << plugin << ": kdesched " << d.seconds << " s, would evict" << listed(d) << "\n";
+        return d;
+    }
+    // std::nullopt when the upstream binary is absent (a user's clone): kdesched was checked alone.
+    std::optional<DryRun> upstream(const std::string& plugin, const std::string& extension, const std::string& args) {
+        static const std::string binary = upstream_binary();
+        if (binary.empty()) {
+            std::cout << "upstream kubernetes-sigs/descheduler absent (KDESCHED_SIG_DESCHEDULER, "
+                         "../shared/sig-descheduler): "
+                      << plugin << " not compared with it\n";
+            return std::nullopt;
+        }
+        DryRun d = run_upstream(binary, env_.kubeconfig(), plugin, extension, args);
+        std::cout << "TIME " << plugin << ": upstream v0.32.2 " << d.seconds << " s, would evict" << listed(d) << "\n";
+        return d;
+    }
+
+    const std::string& ns() const { return ns_; }
+    // "ns/name" of pods of this scenario.
+    std::set<std::string> keys(std::initializer_list<const char*> names) const {
+        std::set<std::string> out;
+        for (const char* n : names) out.insert(ns_ + "/" + n);
+        return out;
+    }
+
+private:
+    static std::string listed(const DryRun& d) {
+        std::string out;
+        for (const auto& p : d.pods) out += " " + p;
+        return out.empty() ? " nothing" : out;
+    }
+
+    Envtest& env_;
+    std::unique_ptr<kd::core::kube::ApiClient> client_;
+    ApiLoader api_;
+    std::string ns_;
+};
+
+}  // namespace kd_test::sigs

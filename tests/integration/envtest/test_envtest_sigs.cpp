@@ -1,0 +1,178 @@
+// The kubernetes-sigs/descheduler plugins of plugins/sigs on a real kube-apiserver
+// (../shared/envtest, when KDESCHED_ENVTEST names it; skipped otherwise): one small scenario per
+// plugin, taken from upstream's own test cases, run once in dry run; the pods kdesched would evict
+// are asserted, then the real upstream binary (v0.32.2, ../shared/sig-descheduler, when present)
+// is run on the same cluster with the same args and must choose the same — as a set, or per node
+// where upstream's choice among equal pods follows Go map order. Wall times are printed ("TIME").
+#include "sigs_objects.hpp"
+#include "sigs_scenario.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+using kd_test::sigs::DryRun;
+using kd_test::sigs::node;
+using kd_test::sigs::pod;
+using kd_test::sigs::PodSpec;
+using kd_test::sigs::replica_set;
+using kd_test::sigs::Scenario;
+
+namespace {
+
+// What kdesched would evict is `expected`; the upstream binary, when present, agrees.
+void check_same(Scenario& s, const std::string& plugin, const std::string& extension, const std::string& args,
+                const std::set<std::string>& expected) {
+    DryRun kd = s.kdesched(plugin, extension, args);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods == expected);
+    if (auto up = s.upstream(plugin, extension, args)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->pods == expected);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("PodLifeTime on a real API server: the pods older than maxPodLifeTimeSeconds, as upstream",
+          "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-lifetime");
+    const std::string ns = s.ns();
+    s.load(kd_test::sigs::list({node("lifetime-1", 4000), node("lifetime-2", 4000), replica_set(ns, "web"),
+                                pod({ns, "old-1", "lifetime-1", "web"}), pod({ns, "old-2", "lifetime-2", "web"}),
+                                pod({ns, "old-bare", "lifetime-1", ""})}));
+    // The server stamps creationTimestamp: age comes from waiting. A young pod is made again just
+    // before each run, so that it is under the limit for both.
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    const std::string young = kd_test::sigs::list({pod({ns, "young", "lifetime-1", "web"})});
+    const std::string args = R"({"maxPodLifeTimeSeconds": 3, "namespaces": {"include": [")" + ns + R"("]}})";
+    const auto expected = s.keys({"old-1", "old-2"});  // old-bare: DefaultEvictor keeps bare pods
+    s.load(young);
+    DryRun kd = s.kdesched("PodLifeTime", "deschedule", args);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods == expected);
+    s.delete_pod("young");
+    s.load(young);
+    if (auto up = s.upstream("PodLifeTime", "deschedule", args)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->pods == expected);
+    }
+}
+
+TEST_CASE("RemoveFailedPods on a real API server: Failed pods with a listed reason, as upstream", "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-failed");
+    const std::string ns = s.ns();
+    using kd_test::sigs::failed;
+    PodSpec affinity{ns, "failed-affinity", "failed-1", "web"};
+    affinity.status = failed("NodeAffinity", "Error", 1);
+    PodSpec oom{ns, "failed-oom", "failed-1", "web"};
+    oom.status = failed("", "OOMKilled", 137);
+    PodSpec evicted{ns, "failed-evicted", "failed-2", "web"};
+    evicted.status = failed("Evicted", "Error", 1);
+    s.load(kd_test::sigs::list({node("failed-1", 4000), node("failed-2", 4000), replica_set(ns, "web"), pod(affinity),
+                                pod(oom), pod(evicted), pod({ns, "running", "failed-2", "web"})}));
+    // A pod's reason or a container's terminated reason; OOMKilled is not listed, Running pods stay.
+    check_same(s, "RemoveFailedPods", "deschedule",
+               R"({"reasons": ["NodeAffinity", "Evicted"], "minPodLifetimeSeconds": 0})",
+               s.keys({"failed-affinity", "failed-evicted"}));
+}
+
+TEST_CASE("RemovePodsHavingTooManyRestarts on a real API server: restarts at the threshold or more, as upstream",
+          "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-restarts");
+    const std::string ns = s.ns();
+    std::vector<std::string> objects = {node("restarts-1", 4000), node("restarts-2", 4000), replica_set(ns, "web")};
+    for (auto [name, node_name, restarts] :
+         {std::tuple{"restarts-10", "restarts-1", 10}, std::tuple{"restarts-5", "restarts-2", 5},
+          std::tuple{"restarts-4", "restarts-1", 4}, std::tuple{"restarts-0", "restarts-2", 0}}) {
+        PodSpec p{ns, name, node_name, "web"};
+        p.status = kd_test::sigs::running_with_restarts(restarts);
+        objects.push_back(pod(p));
+    }
+    s.load(kd_test::sigs::list(objects));
+    check_same(s, "RemovePodsHavingTooManyRestarts", "deschedule", R"({"podRestartThreshold": 5})",
+               s.keys({"restarts-10", "restarts-5"}));
+}
+
+TEST_CASE(
+    "RemovePodsViolatingTopologySpreadConstraint on a real API server: 3/1 over two zones evened once, "
+    "as upstream",
+    "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-spread");
+    const std::string ns = s.ns();
+    std::vector<std::string> objects = {node("spread-a", 4000, R"("topology.kubernetes.io/zone":"a")"),
+                                        node("spread-b", 4000, R"("topology.kubernetes.io/zone":"b")"),
+                                        replica_set(ns, "web")};
+    for (auto [name, node_name] : {std::pair{"web-a1", "spread-a"}, std::pair{"web-a2", "spread-a"},
+                                   std::pair{"web-a3", "spread-a"}, std::pair{"web-b1", "spread-b"}}) {
+        PodSpec p{ns, name, node_name, "web", R"("app":"spread")", kd_test::sigs::requests(100)};
+        p.spec_extra = R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone",)"
+                       R"("whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"spread"}}}])";
+        objects.push_back(pod(p));
+    }
+    s.load(kd_test::sigs::list(objects));
+    // One of zone a's three equal pods moves (which one is upstream's Go map order): compare per node.
+    const std::string plugin = "RemovePodsViolatingTopologySpreadConstraint", args = "{}";
+    DryRun kd = s.kdesched(plugin, "balance", args);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods.size() == 1);
+    CHECK(kd.per_node == std::map<std::string, int>{{"spread-a", 1}});
+    if (auto up = s.upstream(plugin, "balance", args)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->per_node == kd.per_node);
+    }
+}
+
+TEST_CASE(
+    "LowNodeUtilization on a real API server: an overutilized node drained to its target into an "
+    "underutilized one, as upstream",
+    "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-low");
+    const std::string ns = s.ns();
+    // low-1: six pods of 500m of 4000m (75% > 50%); low-2: one of 100m (2.5% < 20%). Two evictions
+    // take low-1 to 2000m, at its target and no longer over it. Pods leave BestEffort, Burstable,
+    // Guaranteed: the two Burstable ones go, whatever the node's pod order.
+    std::vector<std::string> objects = {node("low-1", 4000), node("low-2", 4000), replica_set(ns, "web"),
+                                        pod({ns, "small", "low-2", "web", "", kd_test::sigs::requests(100)})};
+    for (const char* name :
+         {"guaranteed-1", "guaranteed-2", "burstable-1", "guaranteed-3", "burstable-2", "guaranteed-4"})
+        objects.push_back(pod({ns, name, "low-1", "web", "",
+                               kd_test::sigs::requests(500, std::string(name).rfind("guaranteed", 0) == 0)}));
+    s.load(kd_test::sigs::list(objects));
+    check_same(s, "LowNodeUtilization", "balance",
+               R"({"thresholds": {"cpu": 20, "memory": 20, "pods": 20}, )"
+               R"("targetThresholds": {"cpu": 50, "memory": 50, "pods": 50}})",
+               s.keys({"burstable-1", "burstable-2"}));
+}
+
+TEST_CASE("HighNodeUtilization on a real API server: an underutilized node emptied into another, as upstream",
+          "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-high");
+    const std::string ns = s.ns();
+    // high-1: two pods of 200m of 4000m (10% ≤ 20%): emptied; high-2: 2000m (50%) takes them.
+    s.load(kd_test::sigs::list({node("high-1", 4000), node("high-2", 4000), replica_set(ns, "web"),
+                                pod({ns, "light-1", "high-1", "web", "", kd_test::sigs::requests(200)}),
+                                pod({ns, "light-2", "high-1", "web", "", kd_test::sigs::requests(200)}),
+                                pod({ns, "heavy", "high-2", "web", "", kd_test::sigs::requests(2000)})}));
+    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20, "memory": 20}})",
+               s.keys({"light-1", "light-2"}));
+}
