@@ -39,6 +39,8 @@ struct PodSpec {
     std::string labels;      // JSON object members
     std::string resources;   // the container's "resources" JSON object, "" for none
     std::string spec_extra;  // more members of spec (e.g. topologySpreadConstraints)
+    std::string owner_kind = "ReplicaSet";
+    std::string annotations;  // JSON object members
     std::string status = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z"})";
 };
 
@@ -46,13 +48,15 @@ inline std::string pod(const PodSpec& p) {
     std::string labels = R"("rs":")" + p.owner + "\"" + (p.labels.empty() ? "" : "," + p.labels);
     std::string owner = p.owner.empty()
                             ? ""
-                            : R"(,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":")" + p.owner +
-                                  R"(","uid":"uid-)" + p.owner + R"(","controller":true}])";
+                            : R"(,"ownerReferences":[{"apiVersion":"apps/v1","kind":")" + p.owner_kind +
+                                  R"(","name":")" + p.owner + R"(","uid":"uid-)" + p.owner + R"(","controller":true}])";
     std::string container =
         R"({"name":"app","image":"x")" + (p.resources.empty() ? "" : R"(,"resources":)" + p.resources) + "}";
     return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + p.name + R"(","namespace":")" + p.ns +
-           R"(","labels":{)" + labels + "}" + owner + R"(},"spec":{"nodeName":")" + p.node + R"(","containers":[)" +
-           container + "]" + (p.spec_extra.empty() ? "" : "," + p.spec_extra) + R"(},"status":)" + p.status + "}";
+           R"(","labels":{)" + labels + "}" + owner +
+           (p.annotations.empty() ? "" : R"(,"annotations":{)" + p.annotations + "}") + R"(},"spec":{"nodeName":")" +
+           p.node + R"(","containers":[)" + container + "]" + (p.spec_extra.empty() ? "" : "," + p.spec_extra) +
+           R"(},"status":)" + p.status + "}";
 }
 
 // The status of a pod whose one container "app" restarted `restarts` times and now runs.

@@ -66,6 +66,36 @@ TEST_CASE("PodLifeTime on a real API server: the pods older than maxPodLifeTimeS
     }
 }
 
+TEST_CASE("PodLifeTime on a real API server: DefaultEvictor's rules decide among old pods, as upstream",
+          "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("DefaultEvictor's rules on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-evictor");
+    const std::string ns = s.ns();
+    // Every pod is older than the limit: DefaultEvictor's default args alone decide.
+    PodSpec daemon{ns, "daemonset", "evictor-1", "agent"};
+    daemon.owner_kind = "DaemonSet";
+    PodSpec local{ns, "local-storage", "evictor-1", "web"};
+    local.spec_extra = R"("volumes":[{"name":"scratch","emptyDir":{}}])";
+    PodSpec pvc{ns, "pvc", "evictor-2", "web"};
+    pvc.spec_extra = R"("volumes":[{"name":"data","persistentVolumeClaim":{"claimName":"data"}}])";
+    PodSpec critical{ns, "critical", "evictor-2", "web"};
+    critical.spec_extra = R"("priorityClassName":"system-cluster-critical")";
+    PodSpec annotated{ns, "bare-annotated", "evictor-1", ""};
+    annotated.annotations = R"("descheduler.alpha.kubernetes.io/evict":"true")";
+    PodSpec failed_bare{ns, "failed-bare", "evictor-2", ""};
+    failed_bare.status = kd_test::sigs::failed("", "Error", 1);
+    s.load(kd_test::sigs::list({node("evictor-1", 4000), node("evictor-2", 4000), replica_set(ns, "web"),
+                                pod({ns, "owned", "evictor-1", "web"}), pod({ns, "bare", "evictor-2", ""}), pod(daemon),
+                                pod(local), pod(pvc), pod(critical), pod(annotated), pod(failed_bare)}));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    // Kept: a bare pod (a Failed one too: evictFailedBarePods), a DaemonSet's, one with local
+    // storage, a system-critical one; the evict annotation overrides every rule.
+    check_same(s, "PodLifeTime", "deschedule",
+               R"({"maxPodLifeTimeSeconds": 1, "namespaces": {"include": [")" + ns + R"("]}})",
+               s.keys({"owned", "pvc", "bare-annotated"}));
+}
+
 TEST_CASE("RemoveFailedPods on a real API server: Failed pods with a listed reason, as upstream", "[envtest][sigs]") {
     kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods on a real API server");
     if (!env) return;
