@@ -75,9 +75,9 @@ inline std::string failed(const std::string& reason, const std::string& containe
            R"(","startedAt":"2026-11-20T10:00:00Z","finishedAt":"2026-11-20T10:05:00Z"}}}]})";
 }
 
-// Requests (and, for Guaranteed, equal limits) of `cpu_milli` millicores and 64Mi of memory.
-inline std::string requests(int cpu_milli, bool guaranteed = false) {
-    std::string r = R"({"cpu":")" + std::to_string(cpu_milli) + R"(m","memory":"64Mi"})";
+// Requests (and, for Guaranteed, equal limits) of `cpu_milli` millicores and `memory`.
+inline std::string requests(int cpu_milli, bool guaranteed = false, const std::string& memory = "64Mi") {
+    std::string r = R"({"cpu":")" + std::to_string(cpu_milli) + R"(m","memory":")" + memory + R"("})";
     return R"({"requests":)" + r + (guaranteed ? R"(,"limits":)" + r : "") + "}";
 }
 

@@ -206,3 +206,64 @@ TEST_CASE("HighNodeUtilization on a real API server: an underutilized node empti
     check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20, "memory": 20}})",
                s.keys({"light-1", "light-2"}));
 }
+
+TEST_CASE(
+    "LowNodeUtilization on a real API server: of two overutilized nodes, the one with more memory bytes "
+    "goes first, as upstream",
+    "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's node order on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-low-order");
+    const std::string ns = s.ns();
+    using kd_test::sigs::requests;
+    // cpu-heavy: 3500m (87.5%); memory-heavy: 2500m (62.5%) but 4Gi: cpu millicores + memory bytes
+    // puts it first. spare: 1000m (25% ≤ 30%) has 1000m of room up to its 50% target, so after one
+    // pod of 1000m no room is left and the other node keeps its pods.
+    s.load(kd_test::sigs::list({node("cpu-heavy", 4000), node("memory-heavy", 4000), node("spare", 4000),
+                                replica_set(ns, "web"), pod({ns, "spare-1", "spare", "web", "", requests(1000, true)}),
+                                pod({ns, "cpu-1", "cpu-heavy", "web", "", requests(1000)}),
+                                pod({ns, "cpu-2", "cpu-heavy", "web", "", requests(1000)}),
+                                pod({ns, "cpu-3", "cpu-heavy", "web", "", requests(1500)}),
+                                pod({ns, "memory-1", "memory-heavy", "web", "", requests(1500, true, "4Gi")}),
+                                pod({ns, "memory-2", "memory-heavy", "web", "", requests(1000)})}));
+    check_same(s, "LowNodeUtilization", "balance",
+               R"({"thresholds": {"cpu": 30, "memory": 30}, "targetThresholds": {"cpu": 50, "memory": 60}})",
+               s.keys({"memory-2"}));
+}
+
+TEST_CASE(
+    "RemovePodsViolatingTopologySpreadConstraint on a real API server: the domain gives its "
+    "highest-priority pod, as upstream v0.35.1 (v0.32.2 ignores priority)",
+    "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint's pod order");
+    if (!env) return;
+    Scenario s(*env, "sigs-spread-order");
+    const std::string ns = s.ns();
+    std::vector<std::string> objects = {node("order-a", 4000, R"("topology.kubernetes.io/zone":"a")"),
+                                        node("order-b", 4000, R"("topology.kubernetes.io/zone":"b")"),
+                                        replica_set(ns, "web")};
+    for (auto [name, node_name, priority] : {std::tuple{"a-high", "order-a", 1000}, std::tuple{"a-low", "order-a", 10},
+                                             std::tuple{"a-mid", "order-a", 100}, std::tuple{"b-1", "order-b", 100}}) {
+        PodSpec p{ns, name, node_name, "web", R"("app":"spread")"};
+        // ApiLoader turns spec.priority into a PriorityClass of that value (the server sets priority).
+        p.spec_extra = R"("priority":)" + std::to_string(priority) +
+                       R"(,"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone",)"
+                       R"("whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"spread"}}}])";
+        objects.push_back(pod(p));
+    }
+    s.load(kd_test::sigs::list(objects));
+    // v0.35.1 sorts a domain's pods by ascending priority and takes from the back: the
+    // highest-priority pod leaves (kdesched). v0.32.2 drops the priority comparison's result
+    // (comparePodsByPriority's value is unused, fixed upstream by 4548723de), so its pick among
+    // the three is the last of its listing order: compared per node only.
+    const std::string plugin = "RemovePodsViolatingTopologySpreadConstraint";
+    DryRun kd = s.kdesched(plugin, "balance", "{}");
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods == s.keys({"a-high"}));
+    if (auto up = s.upstream(plugin, "balance", "{}")) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->per_node == std::map<std::string, int>{{"order-a", 1}});
+    }
+}
