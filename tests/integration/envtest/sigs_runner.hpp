@@ -62,8 +62,9 @@ inline DryRun timed(const std::vector<std::string>& argv) {
 // kdesched reads upstream's DeschedulerPolicy, but a policy has no dryRun (upstream's is a flag,
 // --dry-run, which `kdesched run` lacks): the same plugin and args in the koord-descheduler format,
 // with DefaultEvictor as the filter and evict plugin (upstream adds it), one cycle, dry run.
+// `top`: top-level lines both formats share (e.g. "maxNoOfPodsToEvictPerNode: 1\n").
 inline std::string kdesched_config(const std::string& plugin, const std::string& extension,
-                                   const std::string& args_json, int port) {
+                                   const std::string& args_json, int port, const std::string& top = "") {
     std::string bind = "127.0.0.1:" + std::to_string(port);
     // Each extension point without koord's defaults, the plugin's own with the plugin.
     auto point = [&](const std::string& name) {
@@ -71,9 +72,9 @@ inline std::string kdesched_config(const std::string& plugin, const std::string&
                (name == extension ? "      enabled:\n        - name: " + plugin + "\n" : std::string());
     };
     return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerConfiguration\ndeschedulingInterval: 0s\n"
-           "dryRun: true\nleaderElection:\n  leaderElect: false\nhealthzBindAddress: " +
-           bind + "\nmetricsBindAddress: " + bind + "\nprofiles:\n- name: sigs\n  plugins:\n" + point("deschedule") +
-           point("balance") +
+           "dryRun: true\nleaderElection:\n  leaderElect: false\n" +
+           top + "healthzBindAddress: " + bind + "\nmetricsBindAddress: " + bind +
+           "\nprofiles:\n- name: sigs\n  plugins:\n" + point("deschedule") + point("balance") +
            "    evict:\n      disabled:\n        - name: \"*\"\n      enabled:\n        - name: DefaultEvictor\n"
            "    filter:\n      disabled:\n        - name: \"*\"\n      enabled:\n        - name: DefaultEvictor\n"
            "  pluginConfig:\n  - name: " +
@@ -82,17 +83,18 @@ inline std::string kdesched_config(const std::string& plugin, const std::string&
 
 // Upstream's policy: only the plugin (DefaultEvictor is added by upstream itself).
 inline std::string upstream_policy(const std::string& plugin, const std::string& extension,
-                                   const std::string& args_json) {
-    return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\nprofiles:\n- name: sigs\n"
+                                   const std::string& args_json, const std::string& top = "") {
+    return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\n" + top +
+           "profiles:\n- name: sigs\n"
            "  pluginConfig:\n  - name: " +
            plugin + "\n    args: " + args_json + "\n  plugins:\n    " + extension + ":\n      enabled:\n      - " +
            plugin + "\n";
 }
 
 inline DryRun run_kdesched(const std::string& kubeconfig, const std::string& plugin, const std::string& extension,
-                           const std::string& args_json) {
+                           const std::string& args_json, const std::string& top = "") {
     TempDir dir("sigs-kdesched");
-    std::string config = dir.write("config.yaml", kdesched_config(plugin, extension, args_json, free_port()));
+    std::string config = dir.write("config.yaml", kdesched_config(plugin, extension, args_json, free_port(), top));
     return timed(
         {KDESCHED_BINARY, "run", "--config", config, "--kubeconfig", kubeconfig, "--plugin-dir", KDESCHED_PLUGIN_DIR});
 }
@@ -111,9 +113,9 @@ inline std::string upstream_binary() {
 }
 
 inline DryRun run_upstream(const std::string& binary, const std::string& kubeconfig, const std::string& plugin,
-                           const std::string& extension, const std::string& args_json) {
+                           const std::string& extension, const std::string& args_json, const std::string& top = "") {
     TempDir dir("sigs-upstream");
-    std::string policy = dir.write("policy.yaml", upstream_policy(plugin, extension, args_json));
+    std::string policy = dir.write("policy.yaml", upstream_policy(plugin, extension, args_json, top));
     std::filesystem::create_directories(dir.path / "certs");
     // --secure-port 0 crashes it (its README): a free port and a folder for its self-signed cert.
     return timed({binary, "--kubeconfig", kubeconfig, "--policy-config-file", policy, "--dry-run",

@@ -39,13 +39,16 @@ public:
         api_.request("DELETE", "/api/v1/namespaces/" + ns_ + "/pods/" + name + "?gracePeriodSeconds=0", "", {200, 404});
     }
 
-    DryRun kdesched(const std::string& plugin, const std::string& extension, const std::string& args) {
-        DryRun d = run_kdesched(env_.kubeconfig(), plugin, extension, args);
+    // `top`: top-level policy lines (limits) for both.
+    DryRun kdesched(const std::string& plugin, const std::string& extension, const std::string& args,
+                    const std::string& top = "") {
+        DryRun d = run_kdesched(env_.kubeconfig(), plugin, extension, args, top);
         std::cout << "TIME " << plugin << ": kdesched " << d.seconds << " s, would evict" << listed(d) << "\n";
         return d;
     }
     // std::nullopt when the upstream binary is absent (a user's clone): kdesched was checked alone.
-    std::optional<DryRun> upstream(const std::string& plugin, const std::string& extension, const std::string& args) {
+    std::optional<DryRun> upstream(const std::string& plugin, const std::string& extension, const std::string& args,
+                                   const std::string& top = "") {
         static const std::string binary = upstream_binary();
         if (binary.empty()) {
             std::cout << "upstream kubernetes-sigs/descheduler absent (KDESCHED_SIG_DESCHEDULER, "
@@ -53,7 +56,7 @@ public:
                       << plugin << " not compared with it\n";
             return std::nullopt;
         }
-        DryRun d = run_upstream(binary, env_.kubeconfig(), plugin, extension, args);
+        DryRun d = run_upstream(binary, env_.kubeconfig(), plugin, extension, args, top);
         std::cout << "TIME " << plugin << ": upstream v0.32.2 " << d.seconds << " s, would evict" << listed(d) << "\n";
         return d;
     }

@@ -267,3 +267,34 @@ TEST_CASE(
         CHECK(up->per_node == std::map<std::string, int>{{"order-a", 1}});
     }
 }
+
+TEST_CASE(
+    "RemovePodsHavingTooManyRestarts on a real API server: one eviction per node takes the most restarted "
+    "pod, as upstream v0.35.1 (v0.32.2 does not sort)",
+    "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's order on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-restarts-order");
+    const std::string ns = s.ns();
+    std::vector<std::string> objects = {node("order-1", 4000), node("order-2", 4000), replica_set(ns, "web")};
+    for (auto [name, node_name, restarts] : {std::tuple{"a-few", "order-1", 6}, std::tuple{"b-many", "order-1", 20},
+                                             std::tuple{"a-some", "order-2", 8}, std::tuple{"b-most", "order-2", 30}}) {
+        PodSpec p{ns, name, node_name, "web"};
+        p.status = kd_test::sigs::running_with_restarts(restarts);
+        objects.push_back(pod(p));
+    }
+    s.load(kd_test::sigs::list(objects));
+    // v0.35.1 sorts each node's pods by restarts, most first, so the node's one eviction is its
+    // most restarted pod (kdesched). v0.32.2 takes them in listing order: compared per node only.
+    const std::string plugin = "RemovePodsHavingTooManyRestarts", args = R"({"podRestartThreshold": 5})",
+                      limit = "maxNoOfPodsToEvictPerNode: 1\n";
+    DryRun kd = s.kdesched(plugin, "deschedule", args, limit);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods == s.keys({"b-many", "b-most"}));
+    if (auto up = s.upstream(plugin, "deschedule", args, limit)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->per_node == std::map<std::string, int>{{"order-1", 1}, {"order-2", 1}});
+    }
+}
