@@ -298,3 +298,52 @@ TEST_CASE(
         CHECK(up->per_node == std::map<std::string, int>{{"order-1", 1}, {"order-2", 1}});
     }
 }
+
+TEST_CASE(
+    "HighNodeUtilization on a real API server: the underutilized node with fewer memory bytes is emptied "
+    "first while the destination has room, as upstream",
+    "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization's node order on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-high-order");
+    const std::string ns = s.ns();
+    using kd_test::sigs::requests;
+    // full: 3700m of 4000m, 300m of room. cpu-light (200m, 1Gi) and memory-light (400m, 64Mi) are
+    // both at or under 20% cpu; millicores + memory bytes puts memory-light first. Its pod takes
+    // the room (300m - 400m < 0) and the eviction stops: cpu-light keeps its pod.
+    s.load(kd_test::sigs::list({node("full", 4000), node("cpu-light", 4000), node("memory-light", 4000),
+                                replica_set(ns, "web"), pod({ns, "full-1", "full", "web", "", requests(3700)}),
+                                pod({ns, "cpu-light-1", "cpu-light", "web", "", requests(200, false, "1Gi")}),
+                                pod({ns, "memory-light-1", "memory-light", "web", "", requests(400)})}));
+    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})", s.keys({"memory-light-1"}));
+}
+
+TEST_CASE("RemoveFailedPods on a real API server: exit codes, init containers and excluded owner kinds, as upstream",
+          "[envtest][sigs]") {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods's exit codes on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-failed-codes");
+    const std::string ns = s.ns();
+    using kd_test::sigs::failed;
+    PodSpec killed{ns, "killed", "codes-1", "web"};
+    killed.status = failed("", "OOMKilled", 137);
+    PodSpec job{ns, "job-killed", "codes-1", "report"};
+    job.owner_kind = "Job";
+    job.status = failed("", "OOMKilled", 137);
+    PodSpec error{ns, "error", "codes-2", "web"};
+    error.status = failed("", "Error", 1);
+    // The app container exited 1, its init container 137: only includingInitContainers sees it.
+    PodSpec init{ns, "init-killed", "codes-2", "web"};
+    init.spec_extra = R"("initContainers":[{"name":"init","image":"x"}])";
+    init.status = failed("", "Error", 1);
+    init.status.insert(init.status.size() - 1,
+                       R"(,"initContainerStatuses":[{"name":"init","image":"x","imageID":"","ready":false,)"
+                       R"("restartCount":0,"state":{"terminated":{"exitCode":137,"reason":"OOMKilled",)"
+                       R"("startedAt":"2026-11-20T10:00:00Z","finishedAt":"2026-11-20T10:00:01Z"}}}])");
+    s.load(kd_test::sigs::list({node("codes-1", 4000), node("codes-2", 4000), replica_set(ns, "web"), pod(killed),
+                                pod(job), pod(error), pod(init)}));
+    check_same(s, "RemoveFailedPods", "deschedule",
+               R"({"exitCodes": [137], "excludeOwnerKinds": ["Job"], "includingInitContainers": true, )"
+               R"("minPodLifetimeSeconds": 0})",
+               s.keys({"killed", "init-killed"}));
+}
