@@ -37,8 +37,7 @@ void check_same(Scenario& s, const std::string& plugin, const std::string& exten
 
 }  // namespace
 
-TEST_CASE("PodLifeTime on a real API server: the pods older than maxPodLifeTimeSeconds, as upstream",
-          "[envtest][sigs]") {
+static void lifetime_old_pods() {
     kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-lifetime");
@@ -66,8 +65,7 @@ TEST_CASE("PodLifeTime on a real API server: the pods older than maxPodLifeTimeS
     }
 }
 
-TEST_CASE("PodLifeTime on a real API server: DefaultEvictor's rules decide among old pods, as upstream",
-          "[envtest][sigs]") {
+static void lifetime_evictor_rules() {
     kd_test::Envtest* env = kd_test::Envtest::get("DefaultEvictor's rules on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-evictor");
@@ -96,7 +94,7 @@ TEST_CASE("PodLifeTime on a real API server: DefaultEvictor's rules decide among
                s.keys({"owned", "pvc", "bare-annotated"}));
 }
 
-TEST_CASE("RemoveFailedPods on a real API server: Failed pods with a listed reason, as upstream", "[envtest][sigs]") {
+static void failed_reasons() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-failed");
@@ -116,8 +114,7 @@ TEST_CASE("RemoveFailedPods on a real API server: Failed pods with a listed reas
                s.keys({"failed-affinity", "failed-evicted"}));
 }
 
-TEST_CASE("RemovePodsHavingTooManyRestarts on a real API server: restarts at the threshold or more, as upstream",
-          "[envtest][sigs]") {
+static void restarts_threshold() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-restarts");
@@ -135,10 +132,7 @@ TEST_CASE("RemovePodsHavingTooManyRestarts on a real API server: restarts at the
                s.keys({"restarts-10", "restarts-5"}));
 }
 
-TEST_CASE(
-    "RemovePodsViolatingTopologySpreadConstraint on a real API server: 3/1 over two zones evened once, "
-    "as upstream",
-    "[envtest][sigs]") {
+static void spread_zones() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-spread");
@@ -168,10 +162,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE(
-    "LowNodeUtilization on a real API server: an overutilized node drained to its target into an "
-    "underutilized one, as upstream",
-    "[envtest][sigs]") {
+static void low_drains_to_target() {
     kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-low");
@@ -192,8 +183,7 @@ TEST_CASE(
                s.keys({"burstable-1", "burstable-2"}));
 }
 
-TEST_CASE("HighNodeUtilization on a real API server: an underutilized node emptied into another, as upstream",
-          "[envtest][sigs]") {
+static void high_empties_node() {
     kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-high");
@@ -207,10 +197,7 @@ TEST_CASE("HighNodeUtilization on a real API server: an underutilized node empti
                s.keys({"light-1", "light-2"}));
 }
 
-TEST_CASE(
-    "LowNodeUtilization on a real API server: of two overutilized nodes, the one with more memory bytes "
-    "goes first, as upstream",
-    "[envtest][sigs]") {
+static void low_node_order() {
     kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's node order on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-low-order");
@@ -231,10 +218,7 @@ TEST_CASE(
                s.keys({"memory-2"}));
 }
 
-TEST_CASE(
-    "RemovePodsViolatingTopologySpreadConstraint on a real API server: the domain gives its "
-    "highest-priority pod, as upstream v0.35.1 (v0.32.2 ignores priority)",
-    "[envtest][sigs]") {
+static void spread_priority() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint's pod order");
     if (!env) return;
     Scenario s(*env, "sigs-spread-order");
@@ -268,10 +252,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE(
-    "RemovePodsHavingTooManyRestarts on a real API server: one eviction per node takes the most restarted "
-    "pod, as upstream v0.35.1 (v0.32.2 does not sort)",
-    "[envtest][sigs]") {
+static void restarts_order() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's order on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-restarts-order");
@@ -299,10 +280,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE(
-    "HighNodeUtilization on a real API server: the underutilized node with fewer memory bytes is emptied "
-    "first while the destination has room, as upstream",
-    "[envtest][sigs]") {
+static void high_node_order() {
     kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization's node order on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-high-order");
@@ -318,8 +296,7 @@ TEST_CASE(
     check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})", s.keys({"memory-light-1"}));
 }
 
-TEST_CASE("RemoveFailedPods on a real API server: exit codes, init containers and excluded owner kinds, as upstream",
-          "[envtest][sigs]") {
+static void failed_exit_codes() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods's exit codes on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-failed-codes");
@@ -346,4 +323,60 @@ TEST_CASE("RemoveFailedPods on a real API server: exit codes, init containers an
                R"({"exitCodes": [137], "excludeOwnerKinds": ["Job"], "includingInitContainers": true, )"
                R"("minPodLifetimeSeconds": 0})",
                s.keys({"killed", "init-killed"}));
+}
+
+// One test case per plugin, its scenarios as sections: one server per test program (a process),
+// started once for all its sections, since starting one takes most of a scenario's time.
+TEST_CASE("PodLifeTime on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("the pods older than maxPodLifeTimeSeconds") {
+        lifetime_old_pods();
+    }
+    SECTION("DefaultEvictor's rules decide among old pods") {
+        lifetime_evictor_rules();
+    }
+}
+
+TEST_CASE("RemoveFailedPods on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("Failed pods with a listed reason") {
+        failed_reasons();
+    }
+    SECTION("exit codes, init containers and excluded owner kinds") {
+        failed_exit_codes();
+    }
+}
+
+TEST_CASE("RemovePodsHavingTooManyRestarts on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("restarts at the threshold or more") {
+        restarts_threshold();
+    }
+    SECTION("one eviction per node takes the most restarted pod (v0.35.1; v0.32.2 does not sort)") {
+        restarts_order();
+    }
+}
+
+TEST_CASE("RemovePodsViolatingTopologySpreadConstraint on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("3/1 over two zones evened once") {
+        spread_zones();
+    }
+    SECTION("the domain gives its highest-priority pod (v0.35.1; v0.32.2 ignores priority)") {
+        spread_priority();
+    }
+}
+
+TEST_CASE("LowNodeUtilization on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("an overutilized node drained to its target into an underutilized one") {
+        low_drains_to_target();
+    }
+    SECTION("of two overutilized nodes, the one with more memory bytes goes first") {
+        low_node_order();
+    }
+}
+
+TEST_CASE("HighNodeUtilization on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("an underutilized node emptied into another") {
+        high_empties_node();
+    }
+    SECTION("the underutilized node with fewer memory bytes is emptied first while there is room") {
+        high_node_order();
+    }
 }
