@@ -325,6 +325,69 @@ static void failed_exit_codes() {
                s.keys({"killed", "init-killed"}));
 }
 
+static void low_deviation() {
+    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's deviation thresholds on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-low-deviation");
+    const std::string ns = s.ns();
+    using kd_test::sigs::requests;
+    // cpu 10%, 50%, 90%: the average is 50%, so under 40% is low and over 60% high. dev-high's
+    // six 600m pods: two go (3600m -> 2400m, 60%, no longer over), the Burstable ones.
+    std::vector<std::string> objects = {node("dev-low", 4000),
+                                        node("dev-mid", 4000),
+                                        node("dev-high", 4000),
+                                        replica_set(ns, "web"),
+                                        pod({ns, "low-1", "dev-low", "web", "", requests(400, true)}),
+                                        pod({ns, "mid-1", "dev-mid", "web", "", requests(1000, true)}),
+                                        pod({ns, "mid-2", "dev-mid", "web", "", requests(1000, true)})};
+    for (const char* name : {"high-g1", "high-b1", "high-g2", "high-g3", "high-b2", "high-g4"})
+        objects.push_back(
+            pod({ns, name, "dev-high", "web", "", requests(600, std::string(name).rfind("high-g", 0) == 0)}));
+    s.load(kd_test::sigs::list(objects));
+    check_same(s, "LowNodeUtilization", "balance",
+               R"({"useDeviationThresholds": true, "thresholds": {"cpu": 10}, "targetThresholds": {"cpu": 10}})",
+               s.keys({"high-b1", "high-b2"}));
+}
+
+static void spread_three_zones() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint over three zones");
+    if (!env) return;
+    Scenario s(*env, "sigs-spread-three");
+    const std::string ns = s.ns();
+    const std::string spread =
+        R"("topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone",)"
+        R"("whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"spread"}}}])";
+    std::vector<std::string> objects = {node("three-a", 4000, R"("topology.kubernetes.io/zone":"a")"),
+                                        node("three-b", 4000, R"("topology.kubernetes.io/zone":"b")"),
+                                        node("three-c", 4000, R"("topology.kubernetes.io/zone":"c")"),
+                                        replica_set(ns, "web")};
+    for (auto [name, node_name] : {std::pair{"a-1", "three-a"}, std::pair{"a-2", "three-a"},
+                                   std::pair{"a-3", "three-a"}, std::pair{"b-1", "three-b"}}) {
+        PodSpec p{ns, name, node_name, "web", R"("app":"spread")"};
+        p.spec_extra = spread;
+        objects.push_back(pod(p));
+    }
+    // Bound to zone a by its nodeSelector: sorted to the front, so it is never the one to go.
+    PodSpec pinned{ns, "a-pinned", "three-a", "web", R"("app":"spread")"};
+    pinned.spec_extra = R"("nodeSelector":{"topology.kubernetes.io/zone":"a"},)" + spread;
+    objects.push_back(pod(pinned));
+    s.load(kd_test::sigs::list(objects));
+    // 4/1/0, ideal 5/3: zone a gives two to zone c (half the skew over maxSkew), then all is
+    // within 1. Which two of a's three equal pods is Go's sort: compared per node.
+    const std::string plugin = "RemovePodsViolatingTopologySpreadConstraint";
+    DryRun kd = s.kdesched(plugin, "balance", "{}");
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.per_node == std::map<std::string, int>{{"three-a", 2}});
+    CHECK(kd.pods.count(ns + "/a-pinned") == 0);
+    if (auto up = s.upstream(plugin, "balance", "{}")) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->per_node == kd.per_node);
+        CHECK(up->pods.count(ns + "/a-pinned") == 0);
+    }
+}
+
 // One test case per plugin, its scenarios as sections: one server per test program (a process),
 // started once for all its sections, since starting one takes most of a scenario's time.
 TEST_CASE("PodLifeTime on a real API server, as upstream", "[envtest][sigs]") {
@@ -361,6 +424,9 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint on a real API server, as 
     SECTION("the domain gives its highest-priority pod (v0.35.1; v0.32.2 ignores priority)") {
         spread_priority();
     }
+    SECTION("4/1/0 over three zones: two leave zone a, never its pod bound there") {
+        spread_three_zones();
+    }
 }
 
 TEST_CASE("LowNodeUtilization on a real API server, as upstream", "[envtest][sigs]") {
@@ -369,6 +435,9 @@ TEST_CASE("LowNodeUtilization on a real API server, as upstream", "[envtest][sig
     }
     SECTION("of two overutilized nodes, the one with more memory bytes goes first") {
         low_node_order();
+    }
+    SECTION("deviation thresholds around the average") {
+        low_deviation();
     }
 }
 
