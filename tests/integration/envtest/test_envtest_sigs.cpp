@@ -388,6 +388,57 @@ static void spread_three_zones() {
     }
 }
 
+// A container's status: waiting in `reason` after `restarts` restarts.
+static std::string waiting(const char* container, const char* reason, int restarts) {
+    return std::string(R"({"name":")") + container + R"(","image":"x","imageID":"","ready":false,"restartCount":)" +
+           std::to_string(restarts) + R"(,"state":{"waiting":{"reason":")" + reason + R"("}}})";
+}
+
+static void restarts_states() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's states on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-restarts-states");
+    const std::string ns = s.ns();
+    const std::string head = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z",)";
+    PodSpec crashing{ns, "crashing", "states-1", "web"};
+    crashing.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 6) + "]}";
+    PodSpec running{ns, "running", "states-1", "web"};
+    running.status = kd_test::sigs::running_with_restarts(6);
+    // Its restarts and its CrashLoopBackOff are its init container's: counted with includingInitContainers.
+    PodSpec init{ns, "init-crashing", "states-2", "web"};
+    init.spec_extra = R"("initContainers":[{"name":"init","image":"x"}])";
+    init.status = head + R"("initContainerStatuses":[)" + waiting("init", "CrashLoopBackOff", 6) +
+                  R"(],"containerStatuses":[)" + waiting("app", "PodInitializing", 0) + "]}";
+    PodSpec few{ns, "crashing-few", "states-2", "web"};
+    few.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 2) + "]}";
+    s.load(kd_test::sigs::list({node("states-1", 4000), node("states-2", 4000), replica_set(ns, "web"), pod(crashing),
+                                pod(running), pod(init), pod(few)}));
+    check_same(s, "RemovePodsHavingTooManyRestarts", "deschedule",
+               R"({"podRestartThreshold": 5, "states": ["CrashLoopBackOff"], "includingInitContainers": true})",
+               s.keys({"crashing", "init-crashing"}));
+}
+
+static void lifetime_states() {
+    kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime's states on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-lifetime-states");
+    const std::string ns = s.ns();
+    PodSpec pending{ns, "pending", "lstates-1", "web"};
+    pending.status = R"({"phase":"Pending"})";
+    PodSpec crashing{ns, "crashing", "lstates-2", "web"};
+    crashing.status = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z","containerStatuses":[)" +
+                      waiting("app", "CrashLoopBackOff", 3) + "]}";
+    s.load(kd_test::sigs::list({node("lstates-1", 4000), node("lstates-2", 4000), replica_set(ns, "web"), pod(pending),
+                                pod(crashing), pod({ns, "running", "lstates-1", "web"})}));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    // Old enough all three; the phase or a container's waiting reason must be listed.
+    check_same(s, "PodLifeTime", "deschedule",
+               R"({"maxPodLifeTimeSeconds": 1, "states": ["Pending", "CrashLoopBackOff"], )"
+               R"("namespaces": {"include": [")" +
+                   ns + R"("]}})",
+               s.keys({"pending", "crashing"}));
+}
+
 // One test case per plugin, its scenarios as sections: one server per test program (a process),
 // started once for all its sections, since starting one takes most of a scenario's time.
 TEST_CASE("PodLifeTime on a real API server, as upstream", "[envtest][sigs]") {
@@ -396,6 +447,9 @@ TEST_CASE("PodLifeTime on a real API server, as upstream", "[envtest][sigs]") {
     }
     SECTION("DefaultEvictor's rules decide among old pods") {
         lifetime_evictor_rules();
+    }
+    SECTION("states: the phase or a container's waiting reason") {
+        lifetime_states();
     }
 }
 
@@ -414,6 +468,9 @@ TEST_CASE("RemovePodsHavingTooManyRestarts on a real API server, as upstream", "
     }
     SECTION("one eviction per node takes the most restarted pod (v0.35.1; v0.32.2 does not sort)") {
         restarts_order();
+    }
+    SECTION("states and init containers") {
+        restarts_states();
     }
 }
 
