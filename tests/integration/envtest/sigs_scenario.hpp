@@ -43,7 +43,8 @@ public:
     DryRun kdesched(const std::string& plugin, const std::string& extension, const std::string& args,
                     const std::string& top = "") {
         DryRun d = run_kdesched(env_.kubeconfig(), plugin, extension, args, top);
-        std::cout << "TIME " << plugin << ": kdesched " << d.seconds << " s, would evict" << listed(d) << "\n";
+        std::cout << "TIME " << ns_ << " " << plugin << ": kdesched " << d.seconds << " s, would evict" << listed(d)
+                  << "\n";
         return d;
     }
     // std::nullopt when the upstream binary is absent (a user's clone): kdesched was checked alone.
@@ -57,7 +58,8 @@ public:
             return std::nullopt;
         }
         DryRun d = run_upstream(binary, env_.kubeconfig(), plugin, extension, args, top);
-        std::cout << "TIME " << plugin << ": upstream v0.32.2 " << d.seconds << " s, would evict" << listed(d) << "\n";
+        std::cout << "TIME " << ns_ << " " << plugin << ": upstream v0.32.2 " << d.seconds << " s, would evict"
+                  << listed(d) << "\n";
         return d;
     }
 
