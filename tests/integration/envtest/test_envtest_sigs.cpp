@@ -1,5 +1,5 @@
 // The kubernetes-sigs/descheduler plugins of plugins/sigs on a real kube-apiserver
-// (../shared/envtest, when KDESCHED_ENVTEST names it; skipped otherwise): one small scenario per
+// (../shared/envtest, when KDESCHED_ENVTEST names it; skipped otherwise): small scenarios per
 // plugin, taken from upstream's own test cases, run once in dry run; the pods kdesched would evict
 // are asserted, then the real upstream binary (v0.32.2, ../shared/sig-descheduler, when present)
 // is run on the same cluster with the same args and must choose the same — as a set, or per node
@@ -35,9 +35,13 @@ void check_same(Scenario& s, const std::string& plugin, const std::string& exten
     }
 }
 
-}  // namespace
+// A container's status: waiting in `reason` after `restarts` restarts.
+std::string waiting(const char* container, const char* reason, int restarts) {
+    return std::string(R"({"name":")") + container + R"(","image":"x","imageID":"","ready":false,"restartCount":)" +
+           std::to_string(restarts) + R"(,"state":{"waiting":{"reason":")" + reason + R"("}}})";
+}
 
-static void lifetime_old_pods() {
+void lifetime_old_pods() {
     kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-lifetime");
@@ -65,7 +69,7 @@ static void lifetime_old_pods() {
     }
 }
 
-static void lifetime_evictor_rules() {
+void lifetime_evictor_rules() {
     kd_test::Envtest* env = kd_test::Envtest::get("DefaultEvictor's rules on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-evictor");
@@ -94,7 +98,28 @@ static void lifetime_evictor_rules() {
                s.keys({"owned", "pvc", "bare-annotated"}));
 }
 
-static void failed_reasons() {
+void lifetime_states() {
+    kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime's states on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-lifetime-states");
+    const std::string ns = s.ns();
+    PodSpec pending{ns, "pending", "lstates-1", "web"};
+    pending.status = R"({"phase":"Pending"})";
+    PodSpec crashing{ns, "crashing", "lstates-2", "web"};
+    crashing.status = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z","containerStatuses":[)" +
+                      waiting("app", "CrashLoopBackOff", 3) + "]}";
+    s.load(kd_test::sigs::list({node("lstates-1", 4000), node("lstates-2", 4000), replica_set(ns, "web"), pod(pending),
+                                pod(crashing), pod({ns, "running", "lstates-1", "web"})}));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    // Old enough all three; the phase or a container's waiting reason must be listed.
+    check_same(s, "PodLifeTime", "deschedule",
+               R"({"maxPodLifeTimeSeconds": 1, "states": ["Pending", "CrashLoopBackOff"], )"
+               R"("namespaces": {"include": [")" +
+                   ns + R"("]}})",
+               s.keys({"pending", "crashing"}));
+}
+
+void failed_reasons() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-failed");
@@ -114,7 +139,36 @@ static void failed_reasons() {
                s.keys({"failed-affinity", "failed-evicted"}));
 }
 
-static void restarts_threshold() {
+void failed_exit_codes() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods's exit codes on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-failed-codes");
+    const std::string ns = s.ns();
+    using kd_test::sigs::failed;
+    PodSpec killed{ns, "killed", "codes-1", "web"};
+    killed.status = failed("", "OOMKilled", 137);
+    PodSpec job{ns, "job-killed", "codes-1", "report"};
+    job.owner_kind = "Job";
+    job.status = failed("", "OOMKilled", 137);
+    PodSpec error{ns, "error", "codes-2", "web"};
+    error.status = failed("", "Error", 1);
+    // The app container exited 1, its init container 137: only includingInitContainers sees it.
+    PodSpec init{ns, "init-killed", "codes-2", "web"};
+    init.spec_extra = R"("initContainers":[{"name":"init","image":"x"}])";
+    init.status = failed("", "Error", 1);
+    init.status.insert(init.status.size() - 1,
+                       R"(,"initContainerStatuses":[{"name":"init","image":"x","imageID":"","ready":false,)"
+                       R"("restartCount":0,"state":{"terminated":{"exitCode":137,"reason":"OOMKilled",)"
+                       R"("startedAt":"2026-11-20T10:00:00Z","finishedAt":"2026-11-20T10:00:01Z"}}}])");
+    s.load(kd_test::sigs::list({node("codes-1", 4000), node("codes-2", 4000), replica_set(ns, "web"), pod(killed),
+                                pod(job), pod(error), pod(init)}));
+    check_same(s, "RemoveFailedPods", "deschedule",
+               R"({"exitCodes": [137], "excludeOwnerKinds": ["Job"], "includingInitContainers": true, )"
+               R"("minPodLifetimeSeconds": 0})",
+               s.keys({"killed", "init-killed"}));
+}
+
+void restarts_threshold() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-restarts");
@@ -132,7 +186,59 @@ static void restarts_threshold() {
                s.keys({"restarts-10", "restarts-5"}));
 }
 
-static void spread_zones() {
+void restarts_order() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's order on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-restarts-order");
+    const std::string ns = s.ns();
+    std::vector<std::string> objects = {node("order-1", 4000), node("order-2", 4000), replica_set(ns, "web")};
+    for (auto [name, node_name, restarts] : {std::tuple{"a-few", "order-1", 6}, std::tuple{"b-many", "order-1", 20},
+                                             std::tuple{"a-some", "order-2", 8}, std::tuple{"b-most", "order-2", 30}}) {
+        PodSpec p{ns, name, node_name, "web"};
+        p.status = kd_test::sigs::running_with_restarts(restarts);
+        objects.push_back(pod(p));
+    }
+    s.load(kd_test::sigs::list(objects));
+    // v0.35.1 sorts each node's pods by restarts, most first, so the node's one eviction is its
+    // most restarted pod (kdesched). v0.32.2 takes them in listing order: compared per node only.
+    const std::string plugin = "RemovePodsHavingTooManyRestarts", args = R"({"podRestartThreshold": 5})",
+                      limit = "maxNoOfPodsToEvictPerNode: 1\n";
+    DryRun kd = s.kdesched(plugin, "deschedule", args, limit);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods == s.keys({"b-many", "b-most"}));
+    if (auto up = s.upstream(plugin, "deschedule", args, limit)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->per_node == std::map<std::string, int>{{"order-1", 1}, {"order-2", 1}});
+    }
+}
+
+void restarts_states() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's states on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-restarts-states");
+    const std::string ns = s.ns();
+    const std::string head = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z",)";
+    PodSpec crashing{ns, "crashing", "states-1", "web"};
+    crashing.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 6) + "]}";
+    PodSpec running{ns, "running", "states-1", "web"};
+    running.status = kd_test::sigs::running_with_restarts(6);
+    // Its restarts and its CrashLoopBackOff are its init container's: counted with includingInitContainers.
+    PodSpec init{ns, "init-crashing", "states-2", "web"};
+    init.spec_extra = R"("initContainers":[{"name":"init","image":"x"}])";
+    init.status = head + R"("initContainerStatuses":[)" + waiting("init", "CrashLoopBackOff", 6) +
+                  R"(],"containerStatuses":[)" + waiting("app", "PodInitializing", 0) + "]}";
+    PodSpec few{ns, "crashing-few", "states-2", "web"};
+    few.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 2) + "]}";
+    s.load(kd_test::sigs::list({node("states-1", 4000), node("states-2", 4000), replica_set(ns, "web"), pod(crashing),
+                                pod(running), pod(init), pod(few)}));
+    check_same(s, "RemovePodsHavingTooManyRestarts", "deschedule",
+               R"({"podRestartThreshold": 5, "states": ["CrashLoopBackOff"], "includingInitContainers": true})",
+               s.keys({"crashing", "init-crashing"}));
+}
+
+void spread_zones() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint on a real API server");
     if (!env) return;
     Scenario s(*env, "sigs-spread");
@@ -162,63 +268,7 @@ static void spread_zones() {
     }
 }
 
-static void low_drains_to_target() {
-    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-low");
-    const std::string ns = s.ns();
-    // low-1: six pods of 500m of 4000m (75% > 50%); low-2: one of 100m (2.5% < 20%). Two evictions
-    // take low-1 to 2000m, at its target and no longer over it. Pods leave BestEffort, Burstable,
-    // Guaranteed: the two Burstable ones go, whatever the node's pod order.
-    std::vector<std::string> objects = {node("low-1", 4000), node("low-2", 4000), replica_set(ns, "web"),
-                                        pod({ns, "small", "low-2", "web", "", kd_test::sigs::requests(100)})};
-    for (const char* name :
-         {"guaranteed-1", "guaranteed-2", "burstable-1", "guaranteed-3", "burstable-2", "guaranteed-4"})
-        objects.push_back(pod({ns, name, "low-1", "web", "",
-                               kd_test::sigs::requests(500, std::string(name).rfind("guaranteed", 0) == 0)}));
-    s.load(kd_test::sigs::list(objects));
-    check_same(s, "LowNodeUtilization", "balance",
-               R"({"thresholds": {"cpu": 20, "memory": 20, "pods": 20}, )"
-               R"("targetThresholds": {"cpu": 50, "memory": 50, "pods": 50}})",
-               s.keys({"burstable-1", "burstable-2"}));
-}
-
-static void high_empties_node() {
-    kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-high");
-    const std::string ns = s.ns();
-    // high-1: two pods of 200m of 4000m (10% ≤ 20%): emptied; high-2: 2000m (50%) takes them.
-    s.load(kd_test::sigs::list({node("high-1", 4000), node("high-2", 4000), replica_set(ns, "web"),
-                                pod({ns, "light-1", "high-1", "web", "", kd_test::sigs::requests(200)}),
-                                pod({ns, "light-2", "high-1", "web", "", kd_test::sigs::requests(200)}),
-                                pod({ns, "heavy", "high-2", "web", "", kd_test::sigs::requests(2000)})}));
-    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20, "memory": 20}})",
-               s.keys({"light-1", "light-2"}));
-}
-
-static void low_node_order() {
-    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's node order on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-low-order");
-    const std::string ns = s.ns();
-    using kd_test::sigs::requests;
-    // cpu-heavy: 3500m (87.5%); memory-heavy: 2500m (62.5%) but 4Gi: cpu millicores + memory bytes
-    // puts it first. spare: 1000m (25% ≤ 30%) has 1000m of room up to its 50% target, so after one
-    // pod of 1000m no room is left and the other node keeps its pods.
-    s.load(kd_test::sigs::list({node("cpu-heavy", 4000), node("memory-heavy", 4000), node("spare", 4000),
-                                replica_set(ns, "web"), pod({ns, "spare-1", "spare", "web", "", requests(1000, true)}),
-                                pod({ns, "cpu-1", "cpu-heavy", "web", "", requests(1000)}),
-                                pod({ns, "cpu-2", "cpu-heavy", "web", "", requests(1000)}),
-                                pod({ns, "cpu-3", "cpu-heavy", "web", "", requests(1500)}),
-                                pod({ns, "memory-1", "memory-heavy", "web", "", requests(1500, true, "4Gi")}),
-                                pod({ns, "memory-2", "memory-heavy", "web", "", requests(1000)})}));
-    check_same(s, "LowNodeUtilization", "balance",
-               R"({"thresholds": {"cpu": 30, "memory": 30}, "targetThresholds": {"cpu": 50, "memory": 60}})",
-               s.keys({"memory-2"}));
-}
-
-static void spread_priority() {
+void spread_priority() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint's pod order");
     if (!env) return;
     Scenario s(*env, "sigs-spread-order");
@@ -252,104 +302,7 @@ static void spread_priority() {
     }
 }
 
-static void restarts_order() {
-    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's order on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-restarts-order");
-    const std::string ns = s.ns();
-    std::vector<std::string> objects = {node("order-1", 4000), node("order-2", 4000), replica_set(ns, "web")};
-    for (auto [name, node_name, restarts] : {std::tuple{"a-few", "order-1", 6}, std::tuple{"b-many", "order-1", 20},
-                                             std::tuple{"a-some", "order-2", 8}, std::tuple{"b-most", "order-2", 30}}) {
-        PodSpec p{ns, name, node_name, "web"};
-        p.status = kd_test::sigs::running_with_restarts(restarts);
-        objects.push_back(pod(p));
-    }
-    s.load(kd_test::sigs::list(objects));
-    // v0.35.1 sorts each node's pods by restarts, most first, so the node's one eviction is its
-    // most restarted pod (kdesched). v0.32.2 takes them in listing order: compared per node only.
-    const std::string plugin = "RemovePodsHavingTooManyRestarts", args = R"({"podRestartThreshold": 5})",
-                      limit = "maxNoOfPodsToEvictPerNode: 1\n";
-    DryRun kd = s.kdesched(plugin, "deschedule", args, limit);
-    INFO(kd.output.substr(0, 6000));
-    CHECK(kd.exit_code == 0);
-    CHECK(kd.pods == s.keys({"b-many", "b-most"}));
-    if (auto up = s.upstream(plugin, "deschedule", args, limit)) {
-        INFO("upstream:\n" << up->output.substr(0, 6000));
-        CHECK(up->exit_code == 0);
-        CHECK(up->per_node == std::map<std::string, int>{{"order-1", 1}, {"order-2", 1}});
-    }
-}
-
-static void high_node_order() {
-    kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization's node order on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-high-order");
-    const std::string ns = s.ns();
-    using kd_test::sigs::requests;
-    // full: 3700m of 4000m, 300m of room. cpu-light (200m, 1Gi) and memory-light (400m, 64Mi) are
-    // both at or under 20% cpu; millicores + memory bytes puts memory-light first. Its pod takes
-    // the room (300m - 400m < 0) and the eviction stops: cpu-light keeps its pod.
-    s.load(kd_test::sigs::list({node("full", 4000), node("cpu-light", 4000), node("memory-light", 4000),
-                                replica_set(ns, "web"), pod({ns, "full-1", "full", "web", "", requests(3700)}),
-                                pod({ns, "cpu-light-1", "cpu-light", "web", "", requests(200, false, "1Gi")}),
-                                pod({ns, "memory-light-1", "memory-light", "web", "", requests(400)})}));
-    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})", s.keys({"memory-light-1"}));
-}
-
-static void failed_exit_codes() {
-    kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods's exit codes on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-failed-codes");
-    const std::string ns = s.ns();
-    using kd_test::sigs::failed;
-    PodSpec killed{ns, "killed", "codes-1", "web"};
-    killed.status = failed("", "OOMKilled", 137);
-    PodSpec job{ns, "job-killed", "codes-1", "report"};
-    job.owner_kind = "Job";
-    job.status = failed("", "OOMKilled", 137);
-    PodSpec error{ns, "error", "codes-2", "web"};
-    error.status = failed("", "Error", 1);
-    // The app container exited 1, its init container 137: only includingInitContainers sees it.
-    PodSpec init{ns, "init-killed", "codes-2", "web"};
-    init.spec_extra = R"("initContainers":[{"name":"init","image":"x"}])";
-    init.status = failed("", "Error", 1);
-    init.status.insert(init.status.size() - 1,
-                       R"(,"initContainerStatuses":[{"name":"init","image":"x","imageID":"","ready":false,)"
-                       R"("restartCount":0,"state":{"terminated":{"exitCode":137,"reason":"OOMKilled",)"
-                       R"("startedAt":"2026-11-20T10:00:00Z","finishedAt":"2026-11-20T10:00:01Z"}}}])");
-    s.load(kd_test::sigs::list({node("codes-1", 4000), node("codes-2", 4000), replica_set(ns, "web"), pod(killed),
-                                pod(job), pod(error), pod(init)}));
-    check_same(s, "RemoveFailedPods", "deschedule",
-               R"({"exitCodes": [137], "excludeOwnerKinds": ["Job"], "includingInitContainers": true, )"
-               R"("minPodLifetimeSeconds": 0})",
-               s.keys({"killed", "init-killed"}));
-}
-
-static void low_deviation() {
-    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's deviation thresholds on a real API server");
-    if (!env) return;
-    Scenario s(*env, "sigs-low-deviation");
-    const std::string ns = s.ns();
-    using kd_test::sigs::requests;
-    // cpu 10%, 50%, 90%: the average is 50%, so under 40% is low and over 60% high. dev-high's
-    // six 600m pods: two go (3600m -> 2400m, 60%, no longer over), the Burstable ones.
-    std::vector<std::string> objects = {node("dev-low", 4000),
-                                        node("dev-mid", 4000),
-                                        node("dev-high", 4000),
-                                        replica_set(ns, "web"),
-                                        pod({ns, "low-1", "dev-low", "web", "", requests(400, true)}),
-                                        pod({ns, "mid-1", "dev-mid", "web", "", requests(1000, true)}),
-                                        pod({ns, "mid-2", "dev-mid", "web", "", requests(1000, true)})};
-    for (const char* name : {"high-g1", "high-b1", "high-g2", "high-g3", "high-b2", "high-g4"})
-        objects.push_back(
-            pod({ns, name, "dev-high", "web", "", requests(600, std::string(name).rfind("high-g", 0) == 0)}));
-    s.load(kd_test::sigs::list(objects));
-    check_same(s, "LowNodeUtilization", "balance",
-               R"({"useDeviationThresholds": true, "thresholds": {"cpu": 10}, "targetThresholds": {"cpu": 10}})",
-               s.keys({"high-b1", "high-b2"}));
-}
-
-static void spread_three_zones() {
+void spread_three_zones() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingTopologySpreadConstraint over three zones");
     if (!env) return;
     Scenario s(*env, "sigs-spread-three");
@@ -388,56 +341,103 @@ static void spread_three_zones() {
     }
 }
 
-// A container's status: waiting in `reason` after `restarts` restarts.
-static std::string waiting(const char* container, const char* reason, int restarts) {
-    return std::string(R"({"name":")") + container + R"(","image":"x","imageID":"","ready":false,"restartCount":)" +
-           std::to_string(restarts) + R"(,"state":{"waiting":{"reason":")" + reason + R"("}}})";
+void low_drains_to_target() {
+    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-low");
+    const std::string ns = s.ns();
+    // low-1: six pods of 500m of 4000m (75% > 50%); low-2: one of 100m (2.5% < 20%). Two evictions
+    // take low-1 to 2000m, at its target and no longer over it. Pods leave BestEffort, Burstable,
+    // Guaranteed: the two Burstable ones go, whatever the node's pod order.
+    std::vector<std::string> objects = {node("low-1", 4000), node("low-2", 4000), replica_set(ns, "web"),
+                                        pod({ns, "small", "low-2", "web", "", kd_test::sigs::requests(100)})};
+    for (const char* name :
+         {"guaranteed-1", "guaranteed-2", "burstable-1", "guaranteed-3", "burstable-2", "guaranteed-4"})
+        objects.push_back(pod({ns, name, "low-1", "web", "",
+                               kd_test::sigs::requests(500, std::string(name).rfind("guaranteed", 0) == 0)}));
+    s.load(kd_test::sigs::list(objects));
+    check_same(s, "LowNodeUtilization", "balance",
+               R"({"thresholds": {"cpu": 20, "memory": 20, "pods": 20}, )"
+               R"("targetThresholds": {"cpu": 50, "memory": 50, "pods": 50}})",
+               s.keys({"burstable-1", "burstable-2"}));
 }
 
-static void restarts_states() {
-    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsHavingTooManyRestarts's states on a real API server");
+void low_node_order() {
+    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's node order on a real API server");
     if (!env) return;
-    Scenario s(*env, "sigs-restarts-states");
+    Scenario s(*env, "sigs-low-order");
     const std::string ns = s.ns();
-    const std::string head = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z",)";
-    PodSpec crashing{ns, "crashing", "states-1", "web"};
-    crashing.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 6) + "]}";
-    PodSpec running{ns, "running", "states-1", "web"};
-    running.status = kd_test::sigs::running_with_restarts(6);
-    // Its restarts and its CrashLoopBackOff are its init container's: counted with includingInitContainers.
-    PodSpec init{ns, "init-crashing", "states-2", "web"};
-    init.spec_extra = R"("initContainers":[{"name":"init","image":"x"}])";
-    init.status = head + R"("initContainerStatuses":[)" + waiting("init", "CrashLoopBackOff", 6) +
-                  R"(],"containerStatuses":[)" + waiting("app", "PodInitializing", 0) + "]}";
-    PodSpec few{ns, "crashing-few", "states-2", "web"};
-    few.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 2) + "]}";
-    s.load(kd_test::sigs::list({node("states-1", 4000), node("states-2", 4000), replica_set(ns, "web"), pod(crashing),
-                                pod(running), pod(init), pod(few)}));
-    check_same(s, "RemovePodsHavingTooManyRestarts", "deschedule",
-               R"({"podRestartThreshold": 5, "states": ["CrashLoopBackOff"], "includingInitContainers": true})",
-               s.keys({"crashing", "init-crashing"}));
+    using kd_test::sigs::requests;
+    // cpu-heavy: 3500m (87.5%); memory-heavy: 2500m (62.5%) but 4Gi: cpu millicores + memory bytes
+    // puts it first. spare: 1000m (25% ≤ 30%) has 1000m of room up to its 50% target, so after one
+    // pod of 1000m no room is left and the other node keeps its pods.
+    s.load(kd_test::sigs::list({node("cpu-heavy", 4000), node("memory-heavy", 4000), node("spare", 4000),
+                                replica_set(ns, "web"), pod({ns, "spare-1", "spare", "web", "", requests(1000, true)}),
+                                pod({ns, "cpu-1", "cpu-heavy", "web", "", requests(1000)}),
+                                pod({ns, "cpu-2", "cpu-heavy", "web", "", requests(1000)}),
+                                pod({ns, "cpu-3", "cpu-heavy", "web", "", requests(1500)}),
+                                pod({ns, "memory-1", "memory-heavy", "web", "", requests(1500, true, "4Gi")}),
+                                pod({ns, "memory-2", "memory-heavy", "web", "", requests(1000)})}));
+    check_same(s, "LowNodeUtilization", "balance",
+               R"({"thresholds": {"cpu": 30, "memory": 30}, "targetThresholds": {"cpu": 50, "memory": 60}})",
+               s.keys({"memory-2"}));
 }
 
-static void lifetime_states() {
-    kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime's states on a real API server");
+void low_deviation() {
+    kd_test::Envtest* env = kd_test::Envtest::get("LowNodeUtilization's deviation thresholds on a real API server");
     if (!env) return;
-    Scenario s(*env, "sigs-lifetime-states");
+    Scenario s(*env, "sigs-low-deviation");
     const std::string ns = s.ns();
-    PodSpec pending{ns, "pending", "lstates-1", "web"};
-    pending.status = R"({"phase":"Pending"})";
-    PodSpec crashing{ns, "crashing", "lstates-2", "web"};
-    crashing.status = R"({"phase":"Running","startTime":"2026-11-20T10:00:00Z","containerStatuses":[)" +
-                      waiting("app", "CrashLoopBackOff", 3) + "]}";
-    s.load(kd_test::sigs::list({node("lstates-1", 4000), node("lstates-2", 4000), replica_set(ns, "web"), pod(pending),
-                                pod(crashing), pod({ns, "running", "lstates-1", "web"})}));
-    std::this_thread::sleep_for(std::chrono::seconds(2));
-    // Old enough all three; the phase or a container's waiting reason must be listed.
-    check_same(s, "PodLifeTime", "deschedule",
-               R"({"maxPodLifeTimeSeconds": 1, "states": ["Pending", "CrashLoopBackOff"], )"
-               R"("namespaces": {"include": [")" +
-                   ns + R"("]}})",
-               s.keys({"pending", "crashing"}));
+    using kd_test::sigs::requests;
+    // cpu 10%, 50%, 90%: the average is 50%, so under 40% is low and over 60% high. dev-high's
+    // six 600m pods: two go (3600m -> 2400m, 60%, no longer over), the Burstable ones.
+    std::vector<std::string> objects = {node("dev-low", 4000),
+                                        node("dev-mid", 4000),
+                                        node("dev-high", 4000),
+                                        replica_set(ns, "web"),
+                                        pod({ns, "low-1", "dev-low", "web", "", requests(400, true)}),
+                                        pod({ns, "mid-1", "dev-mid", "web", "", requests(1000, true)}),
+                                        pod({ns, "mid-2", "dev-mid", "web", "", requests(1000, true)})};
+    for (const char* name : {"high-g1", "high-b1", "high-g2", "high-g3", "high-b2", "high-g4"})
+        objects.push_back(
+            pod({ns, name, "dev-high", "web", "", requests(600, std::string(name).rfind("high-g", 0) == 0)}));
+    s.load(kd_test::sigs::list(objects));
+    check_same(s, "LowNodeUtilization", "balance",
+               R"({"useDeviationThresholds": true, "thresholds": {"cpu": 10}, "targetThresholds": {"cpu": 10}})",
+               s.keys({"high-b1", "high-b2"}));
 }
+
+void high_empties_node() {
+    kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-high");
+    const std::string ns = s.ns();
+    // high-1: two pods of 200m of 4000m (10% ≤ 20%): emptied; high-2: 2000m (50%) takes them.
+    s.load(kd_test::sigs::list({node("high-1", 4000), node("high-2", 4000), replica_set(ns, "web"),
+                                pod({ns, "light-1", "high-1", "web", "", kd_test::sigs::requests(200)}),
+                                pod({ns, "light-2", "high-1", "web", "", kd_test::sigs::requests(200)}),
+                                pod({ns, "heavy", "high-2", "web", "", kd_test::sigs::requests(2000)})}));
+    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20, "memory": 20}})",
+               s.keys({"light-1", "light-2"}));
+}
+
+void high_node_order() {
+    kd_test::Envtest* env = kd_test::Envtest::get("HighNodeUtilization's node order on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-high-order");
+    const std::string ns = s.ns();
+    using kd_test::sigs::requests;
+    // full: 3700m of 4000m, 300m of room. cpu-light (200m, 1Gi) and memory-light (400m, 64Mi) are
+    // both at or under 20% cpu; millicores + memory bytes puts memory-light first. Its pod takes
+    // the room (300m - 400m < 0) and the eviction stops: cpu-light keeps its pod.
+    s.load(kd_test::sigs::list({node("full", 4000), node("cpu-light", 4000), node("memory-light", 4000),
+                                replica_set(ns, "web"), pod({ns, "full-1", "full", "web", "", requests(3700)}),
+                                pod({ns, "cpu-light-1", "cpu-light", "web", "", requests(200, false, "1Gi")}),
+                                pod({ns, "memory-light-1", "memory-light", "web", "", requests(400)})}));
+    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})", s.keys({"memory-light-1"}));
+}
+
+}  // namespace
 
 // One test case per plugin, its scenarios as sections: one server per test program (a process),
 // started once for all its sections, since starting one takes most of a scenario's time.
