@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace kd_test::sigs {
 
@@ -59,42 +60,55 @@ inline DryRun timed(const std::vector<std::string>& argv) {
     return parse_dry_run(std::move(r), s);
 }
 
+// One plugin of a profile as both formats say it.
+struct Policy {
+    Policy(std::string plugin_, std::string extension_, std::string args_, std::string top_ = "",
+           std::string evictor_args_ = "")
+        : plugin(std::move(plugin_)),
+          extension(std::move(extension_)),
+          args(std::move(args_)),
+          top(std::move(top_)),
+          evictor_args(std::move(evictor_args_)) {}
+    std::string plugin, extension;  // extension: "deschedule" or "balance"
+    std::string args;               // the plugin's args, JSON
+    std::string top;                // top-level lines both formats share ("maxNoOfPodsToEvictPerNode: 1\n")
+    std::string evictor_args;       // DefaultEvictor's args, JSON ("": its defaults)
+
+    std::string plugin_config() const {
+        std::string out = "  pluginConfig:\n  - name: " + plugin + "\n    args: " + args + "\n";
+        if (!evictor_args.empty()) out += "  - name: DefaultEvictor\n    args: " + evictor_args + "\n";
+        return out;
+    }
+};
+
 // kdesched reads upstream's DeschedulerPolicy, but a policy has no dryRun (upstream's is a flag,
 // --dry-run, which `kdesched run` lacks): the same plugin and args in the koord-descheduler format,
 // with DefaultEvictor as the filter and evict plugin (upstream adds it), one cycle, dry run.
-// `top`: top-level lines both formats share (e.g. "maxNoOfPodsToEvictPerNode: 1\n").
-inline std::string kdesched_config(const std::string& plugin, const std::string& extension,
-                                   const std::string& args_json, int port, const std::string& top = "") {
+inline std::string kdesched_config(const Policy& p, int port) {
     std::string bind = "127.0.0.1:" + std::to_string(port);
     // Each extension point without koord's defaults, the plugin's own with the plugin.
     auto point = [&](const std::string& name) {
         return "    " + name + ":\n      disabled:\n        - name: \"*\"\n" +
-               (name == extension ? "      enabled:\n        - name: " + plugin + "\n" : std::string());
+               (name == p.extension ? "      enabled:\n        - name: " + p.plugin + "\n" : std::string());
     };
     return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerConfiguration\ndeschedulingInterval: 0s\n"
            "dryRun: true\nleaderElection:\n  leaderElect: false\n" +
-           top + "healthzBindAddress: " + bind + "\nmetricsBindAddress: " + bind +
+           p.top + "healthzBindAddress: " + bind + "\nmetricsBindAddress: " + bind +
            "\nprofiles:\n- name: sigs\n  plugins:\n" + point("deschedule") + point("balance") +
            "    evict:\n      disabled:\n        - name: \"*\"\n      enabled:\n        - name: DefaultEvictor\n"
-           "    filter:\n      disabled:\n        - name: \"*\"\n      enabled:\n        - name: DefaultEvictor\n"
-           "  pluginConfig:\n  - name: " +
-           plugin + "\n    args: " + args_json + "\n";
+           "    filter:\n      disabled:\n        - name: \"*\"\n      enabled:\n        - name: DefaultEvictor\n" +
+           p.plugin_config();
 }
 
 // Upstream's policy: only the plugin (DefaultEvictor is added by upstream itself).
-inline std::string upstream_policy(const std::string& plugin, const std::string& extension,
-                                   const std::string& args_json, const std::string& top = "") {
-    return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\n" + top +
-           "profiles:\n- name: sigs\n"
-           "  pluginConfig:\n  - name: " +
-           plugin + "\n    args: " + args_json + "\n  plugins:\n    " + extension + ":\n      enabled:\n      - " +
-           plugin + "\n";
+inline std::string upstream_policy(const Policy& p) {
+    return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\n" + p.top + "profiles:\n- name: sigs\n" +
+           p.plugin_config() + "  plugins:\n    " + p.extension + ":\n      enabled:\n      - " + p.plugin + "\n";
 }
 
-inline DryRun run_kdesched(const std::string& kubeconfig, const std::string& plugin, const std::string& extension,
-                           const std::string& args_json, const std::string& top = "") {
+inline DryRun run_kdesched(const std::string& kubeconfig, const Policy& p) {
     TempDir dir("sigs-kdesched");
-    std::string config = dir.write("config.yaml", kdesched_config(plugin, extension, args_json, free_port(), top));
+    std::string config = dir.write("config.yaml", kdesched_config(p, free_port()));
     return timed(
         {KDESCHED_BINARY, "run", "--config", config, "--kubeconfig", kubeconfig, "--plugin-dir", KDESCHED_PLUGIN_DIR});
 }
@@ -112,10 +126,9 @@ inline std::string upstream_binary() {
     return path;
 }
 
-inline DryRun run_upstream(const std::string& binary, const std::string& kubeconfig, const std::string& plugin,
-                           const std::string& extension, const std::string& args_json, const std::string& top = "") {
+inline DryRun run_upstream(const std::string& binary, const std::string& kubeconfig, const Policy& p) {
     TempDir dir("sigs-upstream");
-    std::string policy = dir.write("policy.yaml", upstream_policy(plugin, extension, args_json, top));
+    std::string policy = dir.write("policy.yaml", upstream_policy(p));
     std::filesystem::create_directories(dir.path / "certs");
     // --secure-port 0 crashes it (its README): a free port and a folder for its self-signed cert.
     return timed({binary, "--kubeconfig", kubeconfig, "--policy-config-file", policy, "--dry-run",

@@ -39,26 +39,23 @@ public:
         api_.request("DELETE", "/api/v1/namespaces/" + ns_ + "/pods/" + name + "?gracePeriodSeconds=0", "", {200, 404});
     }
 
-    // `top`: top-level policy lines (limits) for both.
-    DryRun kdesched(const std::string& plugin, const std::string& extension, const std::string& args,
-                    const std::string& top = "") {
-        DryRun d = run_kdesched(env_.kubeconfig(), plugin, extension, args, top);
-        std::cout << "TIME " << ns_ << " " << plugin << ": kdesched " << d.seconds << " s, would evict" << listed(d)
+    DryRun kdesched(const Policy& p) {
+        DryRun d = run_kdesched(env_.kubeconfig(), p);
+        std::cout << "TIME " << ns_ << " " << p.plugin << ": kdesched " << d.seconds << " s, would evict" << listed(d)
                   << "\n";
         return d;
     }
     // std::nullopt when the upstream binary is absent (a user's clone): kdesched was checked alone.
-    std::optional<DryRun> upstream(const std::string& plugin, const std::string& extension, const std::string& args,
-                                   const std::string& top = "") {
+    std::optional<DryRun> upstream(const Policy& p) {
         static const std::string binary = upstream_binary();
         if (binary.empty()) {
             std::cout << "upstream kubernetes-sigs/descheduler absent (KDESCHED_SIG_DESCHEDULER, "
                          "../shared/sig-descheduler): "
-                      << plugin << " not compared with it\n";
+                      << p.plugin << " not compared with it\n";
             return std::nullopt;
         }
-        DryRun d = run_upstream(binary, env_.kubeconfig(), plugin, extension, args, top);
-        std::cout << "TIME " << ns_ << " " << plugin << ": upstream v0.32.2 " << d.seconds << " s, would evict"
+        DryRun d = run_upstream(binary, env_.kubeconfig(), p);
+        std::cout << "TIME " << ns_ << " " << p.plugin << ": upstream v0.32.2 " << d.seconds << " s, would evict"
                   << listed(d) << "\n";
         return d;
     }

@@ -16,19 +16,19 @@ using kd_test::sigs::DryRun;
 using kd_test::sigs::node;
 using kd_test::sigs::pod;
 using kd_test::sigs::PodSpec;
+using kd_test::sigs::Policy;
 using kd_test::sigs::replica_set;
 using kd_test::sigs::Scenario;
 
 namespace {
 
 // What kdesched would evict is `expected`; the upstream binary, when present, agrees.
-void check_same(Scenario& s, const std::string& plugin, const std::string& extension, const std::string& args,
-                const std::set<std::string>& expected) {
-    DryRun kd = s.kdesched(plugin, extension, args);
+void check_same(Scenario& s, const Policy& policy, const std::set<std::string>& expected) {
+    DryRun kd = s.kdesched(policy);
     INFO(kd.output.substr(0, 6000));
     CHECK(kd.exit_code == 0);
     CHECK(kd.pods == expected);
-    if (auto up = s.upstream(plugin, extension, args)) {
+    if (auto up = s.upstream(policy)) {
         INFO("upstream:\n" << up->output.substr(0, 6000));
         CHECK(up->exit_code == 0);
         CHECK(up->pods == expected);
@@ -56,13 +56,13 @@ void lifetime_old_pods() {
     const std::string args = R"({"maxPodLifeTimeSeconds": 3, "namespaces": {"include": [")" + ns + R"("]}})";
     const auto expected = s.keys({"old-1", "old-2"});  // old-bare: DefaultEvictor keeps bare pods
     s.load(young);
-    DryRun kd = s.kdesched("PodLifeTime", "deschedule", args);
+    DryRun kd = s.kdesched({"PodLifeTime", "deschedule", args});
     INFO(kd.output.substr(0, 6000));
     CHECK(kd.exit_code == 0);
     CHECK(kd.pods == expected);
     s.delete_pod("young");
     s.load(young);
-    if (auto up = s.upstream("PodLifeTime", "deschedule", args)) {
+    if (auto up = s.upstream({"PodLifeTime", "deschedule", args})) {
         INFO("upstream:\n" << up->output.substr(0, 6000));
         CHECK(up->exit_code == 0);
         CHECK(up->pods == expected);
@@ -93,9 +93,10 @@ void lifetime_evictor_rules() {
     std::this_thread::sleep_for(std::chrono::seconds(2));
     // Kept: a bare pod (a Failed one too: evictFailedBarePods), a DaemonSet's, one with local
     // storage, a system-critical one; the evict annotation overrides every rule.
-    check_same(s, "PodLifeTime", "deschedule",
-               R"({"maxPodLifeTimeSeconds": 1, "namespaces": {"include": [")" + ns + R"("]}})",
-               s.keys({"owned", "pvc", "bare-annotated"}));
+    check_same(
+        s,
+        {"PodLifeTime", "deschedule", R"({"maxPodLifeTimeSeconds": 1, "namespaces": {"include": [")" + ns + R"("]}})"},
+        s.keys({"owned", "pvc", "bare-annotated"}));
 }
 
 void lifetime_states() {
@@ -112,10 +113,11 @@ void lifetime_states() {
                                 pod(crashing), pod({ns, "running", "lstates-1", "web"})}));
     std::this_thread::sleep_for(std::chrono::seconds(2));
     // Old enough all three; the phase or a container's waiting reason must be listed.
-    check_same(s, "PodLifeTime", "deschedule",
-               R"({"maxPodLifeTimeSeconds": 1, "states": ["Pending", "CrashLoopBackOff"], )"
-               R"("namespaces": {"include": [")" +
-                   ns + R"("]}})",
+    check_same(s,
+               {"PodLifeTime", "deschedule",
+                R"({"maxPodLifeTimeSeconds": 1, "states": ["Pending", "CrashLoopBackOff"], )"
+                R"("namespaces": {"include": [")" +
+                    ns + R"("]}})"},
                s.keys({"pending", "crashing"}));
 }
 
@@ -134,9 +136,10 @@ void failed_reasons() {
     s.load(kd_test::sigs::list({node("failed-1", 4000), node("failed-2", 4000), replica_set(ns, "web"), pod(affinity),
                                 pod(oom), pod(evicted), pod({ns, "running", "failed-2", "web"})}));
     // A pod's reason or a container's terminated reason; OOMKilled is not listed, Running pods stay.
-    check_same(s, "RemoveFailedPods", "deschedule",
-               R"({"reasons": ["NodeAffinity", "Evicted"], "minPodLifetimeSeconds": 0})",
-               s.keys({"failed-affinity", "failed-evicted"}));
+    check_same(
+        s,
+        {"RemoveFailedPods", "deschedule", R"({"reasons": ["NodeAffinity", "Evicted"], "minPodLifetimeSeconds": 0})"},
+        s.keys({"failed-affinity", "failed-evicted"}));
 }
 
 void failed_exit_codes() {
@@ -162,9 +165,10 @@ void failed_exit_codes() {
                        R"("startedAt":"2026-11-20T10:00:00Z","finishedAt":"2026-11-20T10:00:01Z"}}}])");
     s.load(kd_test::sigs::list({node("codes-1", 4000), node("codes-2", 4000), replica_set(ns, "web"), pod(killed),
                                 pod(job), pod(error), pod(init)}));
-    check_same(s, "RemoveFailedPods", "deschedule",
-               R"({"exitCodes": [137], "excludeOwnerKinds": ["Job"], "includingInitContainers": true, )"
-               R"("minPodLifetimeSeconds": 0})",
+    check_same(s,
+               {"RemoveFailedPods", "deschedule",
+                R"({"exitCodes": [137], "excludeOwnerKinds": ["Job"], "includingInitContainers": true, )"
+                R"("minPodLifetimeSeconds": 0})"},
                s.keys({"killed", "init-killed"}));
 }
 
@@ -182,7 +186,7 @@ void restarts_threshold() {
         objects.push_back(pod(p));
     }
     s.load(kd_test::sigs::list(objects));
-    check_same(s, "RemovePodsHavingTooManyRestarts", "deschedule", R"({"podRestartThreshold": 5})",
+    check_same(s, {"RemovePodsHavingTooManyRestarts", "deschedule", R"({"podRestartThreshold": 5})"},
                s.keys({"restarts-10", "restarts-5"}));
 }
 
@@ -203,11 +207,11 @@ void restarts_order() {
     // most restarted pod (kdesched). v0.32.2 takes them in listing order: compared per node only.
     const std::string plugin = "RemovePodsHavingTooManyRestarts", args = R"({"podRestartThreshold": 5})",
                       limit = "maxNoOfPodsToEvictPerNode: 1\n";
-    DryRun kd = s.kdesched(plugin, "deschedule", args, limit);
+    DryRun kd = s.kdesched({plugin, "deschedule", args, limit});
     INFO(kd.output.substr(0, 6000));
     CHECK(kd.exit_code == 0);
     CHECK(kd.pods == s.keys({"b-many", "b-most"}));
-    if (auto up = s.upstream(plugin, "deschedule", args, limit)) {
+    if (auto up = s.upstream({plugin, "deschedule", args, limit})) {
         INFO("upstream:\n" << up->output.substr(0, 6000));
         CHECK(up->exit_code == 0);
         CHECK(up->per_node == std::map<std::string, int>{{"order-1", 1}, {"order-2", 1}});
@@ -233,8 +237,9 @@ void restarts_states() {
     few.status = head + R"("containerStatuses":[)" + waiting("app", "CrashLoopBackOff", 2) + "]}";
     s.load(kd_test::sigs::list({node("states-1", 4000), node("states-2", 4000), replica_set(ns, "web"), pod(crashing),
                                 pod(running), pod(init), pod(few)}));
-    check_same(s, "RemovePodsHavingTooManyRestarts", "deschedule",
-               R"({"podRestartThreshold": 5, "states": ["CrashLoopBackOff"], "includingInitContainers": true})",
+    check_same(s,
+               {"RemovePodsHavingTooManyRestarts", "deschedule",
+                R"({"podRestartThreshold": 5, "states": ["CrashLoopBackOff"], "includingInitContainers": true})"},
                s.keys({"crashing", "init-crashing"}));
 }
 
@@ -256,12 +261,12 @@ void spread_zones() {
     s.load(kd_test::sigs::list(objects));
     // One of zone a's three equal pods moves (which one is upstream's Go map order): compare per node.
     const std::string plugin = "RemovePodsViolatingTopologySpreadConstraint", args = "{}";
-    DryRun kd = s.kdesched(plugin, "balance", args);
+    DryRun kd = s.kdesched({plugin, "balance", args});
     INFO(kd.output.substr(0, 6000));
     CHECK(kd.exit_code == 0);
     CHECK(kd.pods.size() == 1);
     CHECK(kd.per_node == std::map<std::string, int>{{"spread-a", 1}});
-    if (auto up = s.upstream(plugin, "balance", args)) {
+    if (auto up = s.upstream({plugin, "balance", args})) {
         INFO("upstream:\n" << up->output.substr(0, 6000));
         CHECK(up->exit_code == 0);
         CHECK(up->per_node == kd.per_node);
@@ -291,11 +296,11 @@ void spread_priority() {
     // (comparePodsByPriority's value is unused, fixed upstream by 4548723de), so its pick among
     // the three is the last of its listing order: compared per node only.
     const std::string plugin = "RemovePodsViolatingTopologySpreadConstraint";
-    DryRun kd = s.kdesched(plugin, "balance", "{}");
+    DryRun kd = s.kdesched({plugin, "balance", "{}"});
     INFO(kd.output.substr(0, 6000));
     CHECK(kd.exit_code == 0);
     CHECK(kd.pods == s.keys({"a-high"}));
-    if (auto up = s.upstream(plugin, "balance", "{}")) {
+    if (auto up = s.upstream({plugin, "balance", "{}"})) {
         INFO("upstream:\n" << up->output.substr(0, 6000));
         CHECK(up->exit_code == 0);
         CHECK(up->per_node == std::map<std::string, int>{{"order-a", 1}});
@@ -328,12 +333,12 @@ void spread_three_zones() {
     // 4/1/0, ideal 5/3: zone a gives two to zone c (half the skew over maxSkew), then all is
     // within 1. Which two of a's three equal pods is Go's sort: compared per node.
     const std::string plugin = "RemovePodsViolatingTopologySpreadConstraint";
-    DryRun kd = s.kdesched(plugin, "balance", "{}");
+    DryRun kd = s.kdesched({plugin, "balance", "{}"});
     INFO(kd.output.substr(0, 6000));
     CHECK(kd.exit_code == 0);
     CHECK(kd.per_node == std::map<std::string, int>{{"three-a", 2}});
     CHECK(kd.pods.count(ns + "/a-pinned") == 0);
-    if (auto up = s.upstream(plugin, "balance", "{}")) {
+    if (auto up = s.upstream({plugin, "balance", "{}"})) {
         INFO("upstream:\n" << up->output.substr(0, 6000));
         CHECK(up->exit_code == 0);
         CHECK(up->per_node == kd.per_node);
@@ -356,9 +361,10 @@ void low_drains_to_target() {
         objects.push_back(pod({ns, name, "low-1", "web", "",
                                kd_test::sigs::requests(500, std::string(name).rfind("guaranteed", 0) == 0)}));
     s.load(kd_test::sigs::list(objects));
-    check_same(s, "LowNodeUtilization", "balance",
-               R"({"thresholds": {"cpu": 20, "memory": 20, "pods": 20}, )"
-               R"("targetThresholds": {"cpu": 50, "memory": 50, "pods": 50}})",
+    check_same(s,
+               {"LowNodeUtilization", "balance",
+                R"({"thresholds": {"cpu": 20, "memory": 20, "pods": 20}, )"
+                R"("targetThresholds": {"cpu": 50, "memory": 50, "pods": 50}})"},
                s.keys({"burstable-1", "burstable-2"}));
 }
 
@@ -378,8 +384,9 @@ void low_node_order() {
                                 pod({ns, "cpu-3", "cpu-heavy", "web", "", requests(1500)}),
                                 pod({ns, "memory-1", "memory-heavy", "web", "", requests(1500, true, "4Gi")}),
                                 pod({ns, "memory-2", "memory-heavy", "web", "", requests(1000)})}));
-    check_same(s, "LowNodeUtilization", "balance",
-               R"({"thresholds": {"cpu": 30, "memory": 30}, "targetThresholds": {"cpu": 50, "memory": 60}})",
+    check_same(s,
+               {"LowNodeUtilization", "balance",
+                R"({"thresholds": {"cpu": 30, "memory": 30}, "targetThresholds": {"cpu": 50, "memory": 60}})"},
                s.keys({"memory-2"}));
 }
 
@@ -402,8 +409,9 @@ void low_deviation() {
         objects.push_back(
             pod({ns, name, "dev-high", "web", "", requests(600, std::string(name).rfind("high-g", 0) == 0)}));
     s.load(kd_test::sigs::list(objects));
-    check_same(s, "LowNodeUtilization", "balance",
-               R"({"useDeviationThresholds": true, "thresholds": {"cpu": 10}, "targetThresholds": {"cpu": 10}})",
+    check_same(s,
+               {"LowNodeUtilization", "balance",
+                R"({"useDeviationThresholds": true, "thresholds": {"cpu": 10}, "targetThresholds": {"cpu": 10}})"},
                s.keys({"high-b1", "high-b2"}));
 }
 
@@ -417,7 +425,7 @@ void high_empties_node() {
                                 pod({ns, "light-1", "high-1", "web", "", kd_test::sigs::requests(200)}),
                                 pod({ns, "light-2", "high-1", "web", "", kd_test::sigs::requests(200)}),
                                 pod({ns, "heavy", "high-2", "web", "", kd_test::sigs::requests(2000)})}));
-    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20, "memory": 20}})",
+    check_same(s, {"HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20, "memory": 20}})"},
                s.keys({"light-1", "light-2"}));
 }
 
@@ -434,7 +442,7 @@ void high_node_order() {
                                 replica_set(ns, "web"), pod({ns, "full-1", "full", "web", "", requests(3700)}),
                                 pod({ns, "cpu-light-1", "cpu-light", "web", "", requests(200, false, "1Gi")}),
                                 pod({ns, "memory-light-1", "memory-light", "web", "", requests(400)})}));
-    check_same(s, "HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})", s.keys({"memory-light-1"}));
+    check_same(s, {"HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})"}, s.keys({"memory-light-1"}));
 }
 
 }  // namespace
