@@ -121,6 +121,28 @@ void lifetime_states() {
                s.keys({"pending", "crashing"}));
 }
 
+void lifetime_node_fit() {
+    kd_test::Envtest* env = kd_test::Envtest::get("DefaultEvictor's nodeFit on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-node-fit");
+    const std::string ns = s.ns();
+    using kd_test::sigs::requests;
+    // fit-1 holds 3200m, fit-2 2500m, of 4000m each. With nodeFit an old pod goes only when another
+    // node has room for its requests and matches its nodeSelector.
+    PodSpec pinned{ns, "pinned", "fit-1", "web", "", requests(100)};
+    pinned.spec_extra = R"("nodeSelector":{"kubernetes.io/hostname":"fit-1"})";
+    s.load(kd_test::sigs::list({node("fit-1", 4000), node("fit-2", 4000), replica_set(ns, "web"), pod(pinned),
+                                pod({ns, "too-big", "fit-1", "web", "", requests(3000)}),
+                                pod({ns, "free", "fit-1", "web", "", requests(100)}),
+                                pod({ns, "filler", "fit-2", "web", "", requests(2500)})}));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    check_same(
+        s,
+        {"PodLifeTime", "deschedule", R"({"maxPodLifeTimeSeconds": 1, "namespaces": {"include": [")" + ns + R"("]}})",
+         "", R"({"nodeFit": true})"},
+        s.keys({"free"}));
+}
+
 void failed_reasons() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemoveFailedPods on a real API server");
     if (!env) return;
@@ -458,6 +480,9 @@ TEST_CASE("PodLifeTime on a real API server, as upstream", "[envtest][sigs]") {
     }
     SECTION("states: the phase or a container's waiting reason") {
         lifetime_states();
+    }
+    SECTION("DefaultEvictor's nodeFit: requests and nodeSelector on the other nodes") {
+        lifetime_node_fit();
     }
 }
 
