@@ -57,7 +57,10 @@ int run_plan(const CommonOptions& opts, const std::string& config_path) {
         std::cout << "eviction limits per cycle: per node " << limit_text(cfg.maxNoOfPodsToEvictPerNode)
                   << ", per namespace " << limit_text(cfg.maxNoOfPodsToEvictPerNamespace) << ", total "
                   << limit_text(cfg.maxNoOfPodsToEvictTotal) << "\n";
-        std::cout << "nodes: " << selector_text(cfg.nodeSelector) << "\n";
+        std::cout << "nodes: "
+                  << (cfg.nodeSelectorText ? "nodes matching " + cfg.nodeSelectorText->text
+                                           : selector_text(cfg.nodeSelector))
+                  << "\n";
         std::cout << "each cycle runs, in this order:\n";
         std::cout << "  1. deschedule plugins of every profile, in file order\n";
         std::cout << "  2. balance plugins of every profile, in file order\n";

@@ -7,6 +7,7 @@
 
 #include <kdesched/decode.hpp>
 #include <kdesched/label_selector.hpp>
+#include <kdesched/selector_string.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -82,6 +83,13 @@ struct DeschedulerConfiguration {
     bool dryRun = false;
     std::vector<Profile> profiles;  // file order
     std::optional<kd::LabelSelector> nodeSelector;
+    // A DeschedulerPolicy's nodeSelector: text in labels.Parse's grammar (`>` and `<` included),
+    // kept as written for `kdesched plan`.
+    struct TextSelector {
+        std::string text;
+        kd::StringLabelSelector selector;
+    };
+    std::optional<TextSelector> nodeSelectorText;
     std::optional<uint32_t> maxNoOfPodsToEvictPerNode;
     std::optional<uint32_t> maxNoOfPodsToEvictPerNamespace;
     std::optional<uint32_t> maxNoOfPodsToEvictTotal;

@@ -1,7 +1,6 @@
 #include "config/decode_policy.hpp"
 
 #include "config/build_profiles.hpp"
-#include "config/label_selector_text.hpp"
 #include "config/policy_wire.hpp"
 
 #include <map>
@@ -158,11 +157,12 @@ DeschedulerConfiguration decode_policy(const rapidjson::Value& doc, Reporter& re
     report.add(errs);
 
     if (in.nodeSelector && !in.nodeSelector->empty()) {
-        ParsedSelector parsed = parse_label_selector_text(*in.nodeSelector);
-        if (!parsed.problem.empty())
-            report.at("nodeSelector", "invalid selector \"" + *in.nodeSelector + "\": " + parsed.problem);
+        std::string problem;
+        if (auto parsed = kd::StringLabelSelector::parse(*in.nodeSelector, &problem))
+            out.nodeSelectorText = DeschedulerConfiguration::TextSelector{*in.nodeSelector, std::move(*parsed)};
         else
-            out.nodeSelector = std::move(parsed.selector);
+            report.at("nodeSelector", "invalid selector \"" + *in.nodeSelector + "\": " + problem +
+                                          " (the grammar of kubectl's -l, e.g. \"zone in (a,b),!legacy\")");
     }
     out.maxNoOfPodsToEvictPerNode = in.maxNoOfPodsToEvictPerNode;
     out.maxNoOfPodsToEvictPerNamespace = in.maxNoOfPodsToEvictPerNamespace;

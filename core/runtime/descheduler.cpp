@@ -31,7 +31,8 @@ Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCat
 }
 
 kd_snapshot Descheduler::selected(const kd_snapshot& cluster, std::vector<const kd_node*>& nodes) const {
-    nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector);
+    nodes = select_nodes(cluster.all_nodes, cluster.all_node_count, config_.nodeSelector,
+                         config_.nodeSelectorText ? &config_.nodeSelectorText->selector : nullptr);
     kd_snapshot view = cluster;
     view.nodes = nodes.data();
     view.node_count = nodes.size();

@@ -48,13 +48,15 @@ std::string join_points(const std::vector<std::string>& pts) {
 }  // namespace
 
 std::vector<const kd_node*> select_nodes(const kd_node* const* nodes, size_t count,
-                                         const std::optional<kd::LabelSelector>& selector) {
+                                         const std::optional<kd::LabelSelector>& selector,
+                                         const kd::StringLabelSelector* text) {
     std::vector<const kd_node*> out;
     out.reserve(count);
     for (size_t i = 0; i < count; ++i) {
         kd::Node n(nodes[i]);
-        if (!selector || selector->matches([&](const std::string& k) { return n.labels().get(k); }))
-            out.push_back(nodes[i]);
+        if (selector && !selector->matches([&](const std::string& k) { return n.labels().get(k); })) continue;
+        if (text && !text->matches(n.labels())) continue;
+        out.push_back(nodes[i]);
     }
     return out;
 }

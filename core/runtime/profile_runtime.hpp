@@ -63,8 +63,9 @@ private:
     std::vector<const kd_node*> nodes_;  // the profile's nodes for the running cycle
 };
 
-// Nodes of `nodes` whose labels match `selector` (all of them when there is no selector).
+// Nodes of `nodes` whose labels match `selector` and `text` (all of them when there is neither).
 std::vector<const kd_node*> select_nodes(const kd_node* const* nodes, size_t count,
-                                         const std::optional<kd::LabelSelector>& selector);
+                                         const std::optional<kd::LabelSelector>& selector,
+                                         const kd::StringLabelSelector* text = nullptr);
 
 }  // namespace kd::core

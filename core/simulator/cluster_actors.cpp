@@ -113,6 +113,10 @@ void ClusterActors::begin_pass() {
     nodes_ = model_.nodes();
     requested_.clear();
     held_valid_ = false;
+    // Replacements copy an evicted pod's spec: no anti-affinity now means none during the pass.
+    const auto pods = model_.pods();
+    anti_affinity_ = std::any_of(pods.begin(), pods.end(),
+                                 [](const kd_pod* p) { return !kd::Pod(p).pod_anti_affinity_terms().empty(); });
 }
 
 void ClusterActors::changed(const std::string& node) {
@@ -153,6 +157,7 @@ ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::s
     double best_score = std::numeric_limits<double>::max();
     std::map<std::string, int> why;  // failure reason → number of nodes, for the message
     int considered = 0;
+    const PlacementRules rules(model_, nodes_, pod, anti_affinity_);
     for (const kd_node* n : nodes_) {
         kd::Node node(n);
         if (!node.ready() || (!only_node.empty() && node.name() != only_node)) continue;
@@ -183,12 +188,19 @@ ClusterActors::Placement ClusterActors::schedule(const kd_pod& raw, const std::s
             ++why["Insufficient " + short_of];
             continue;
         }
-        // kube-scheduler's LeastAllocated: the lowest mean requested share of cpu and memory wins.
+        if (std::string refused = rules.filter(node); !refused.empty()) {
+            ++why[refused];
+            continue;
+        }
+        // kube-scheduler's LeastAllocated: the lowest mean requested share of cpu and memory wins;
+        // with preferences (preferred affinity terms, ScheduleAnyway spread) the 0–100 scores add
+        // up, LeastAllocated weighing 1 and each preference 2 (its default profile's weights).
         double score = 0;
         for (std::string_view r : {std::string_view("cpu"), std::string_view("memory")}) {
             int64_t a = alloc.milli(r);
             score += a > 0 ? double(used(r) + want.milli(r)) / double(a) : 1.0;
         }
+        if (rules.has_preferences()) score = -((2.0 - score) * 50.0 + rules.preference(node));
         if (score < best_score) {
             best_score = score;
             best.node = node.name();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cluster/cluster_model.hpp"
+#include "simulator/placement_rules.hpp"
 #include "simulator/simulated_backend.hpp"
 #include "simulator/simulation_report.hpp"
 
@@ -71,6 +72,7 @@ private:
     std::map<std::string, std::map<std::string, int64_t, std::less<>>, std::less<>> requested_;
     std::map<std::string, std::map<std::string, int64_t, std::less<>>, std::less<>> held_;
     bool held_valid_ = false;
+    bool anti_affinity_ = false;  // some pod has required anti-affinity (placements must check it)
 };
 
 }  // namespace kd::core

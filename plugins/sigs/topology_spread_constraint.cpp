@@ -1,23 +1,11 @@
 #include "topology_spread_constraint.hpp"
 
 #include <kdesched/node_fit.hpp>
+#include <kdesched/view_selector.hpp>
 
 namespace kd::plugins::sigs {
 
 namespace {
-
-// The view's labelSelector as a decodable one, to validate and match it with the SDK's rules.
-LabelSelector selector_of(const TopologySpreadConstraint& c) {
-    LabelSelector s;
-    KeyValues labels = c.match_labels();
-    for (size_t i = 0; i < labels.size(); ++i) s.matchLabels[std::string(labels.key(i))] = labels.value(i);
-    for (auto r : c.match_expressions()) {
-        LabelSelectorRequirement req{std::string(r.key()), std::string(r.op()), {}};
-        for (size_t i = 0; i < r.value_count(); ++i) req.values.emplace_back(r.value(i));
-        s.matchExpressions.push_back(std::move(req));
-    }
-    return s;
-}
 
 // Appends one field to an identity string; the separators cannot occur in label keys or values.
 void put(std::string& out, std::string_view field) {
@@ -32,7 +20,7 @@ std::optional<SpreadConstraint> SpreadConstraint::of(const Pod& pod, const Topol
     out.max_skew_ = c.max_skew();
     out.topology_key_ = c.topology_key();
     if (c.has_label_selector()) {
-        LabelSelector s = selector_of(c);
+        LabelSelector s = label_selector_of(c.match_labels(), c.match_expressions());
         Errors errs;
         s.validate(errs, "labelSelector");
         if (!errs.empty()) {

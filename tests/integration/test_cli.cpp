@@ -62,7 +62,7 @@ TEST_CASE("validate reads kubernetes-sigs/descheduler's DeschedulerPolicy as is"
     CHECK(bad.exit_code == 1);
     CHECK_THAT(bad.output, Catch::Contains("sigs-policy-invalid.yaml: invalid DeschedulerPolicy"));
     CHECK_THAT(bad.output, Catch::Contains("sigs-policy-invalid.yaml:3:15: nodeSelector: invalid selector \"zone in "
-                                           "(a\": at character 11 (the end): expected \",\" or \")\""));
+                                           "(a\": found 'end of string', expected: ',', ')' or identifier"));
     CHECK_THAT(bad.output, Catch::Contains("sigs-policy-invalid.yaml:12:19: profiles[0].plugins.deschedule: plugin "
                                            "\"NoSuchPlugin\" has no entry in this profile's pluginConfig"));
 }
@@ -90,6 +90,10 @@ TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, say
     CHECK_THAT(r.output,
                Catch::Contains("plugin \"RemovePodsHavingTooManyRestarts\" args: podRestartThreshold: invalid "
                                "PodsHavingTooManyRestarts threshold"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"RemovePodsViolatingNodeTaints\" args: either includedTaints or "
+                                         "excludedTaints can be set, but not both"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"RemovePodsViolatingNodeAffinity\" args: nodeAffinityType: "
+                                         "nodeAffinityType needs to be set"));
 }
 
 TEST_CASE("validate accepts LowNodeUtilization and HighNodeUtilization with every arg", "[cli][sigs]") {

@@ -100,6 +100,25 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint evens a zone spread once,
     CHECK(doc["summary"]["podsMoved"].GetUint() == 1);
 }
 
+TEST_CASE("RemovePodsViolatingNodeTaints and RemovePodsViolatingNodeAffinity move the pods their node no longer suits",
+          "[simulate][sigs]") {
+    // node-1 is tainted dedicated=batch:NoSchedule and labelled disk=hdd, node-2 disk=ssd. web-0
+    // does not tolerate the taint; db-0 does, but requires disk=ssd; cache-0 on node-2 prefers
+    // disk=hdd, which node-1 has, yet DefaultEvictor's nodeFit keeps it (it does not tolerate the
+    // taint). The replacements land on node-2, and nothing moves afterwards.
+    auto doc = simulate_json("--cycles 3 --config " + quote(kData + "/integration/sigs-node.yaml") + " --cluster " +
+                             quote(kData + "/../clusters/node-taints-affinity.json"));
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles[0]["evictions"].Size() == 2);
+    CHECK(str(cycles[0]["evictions"][0], "pod") == "shop/web-0");
+    CHECK(str(cycles[0]["evictions"][0], "plugin") == "RemovePodsViolatingNodeTaints");
+    CHECK(str(cycles[0]["evictions"][1], "pod") == "shop/db-0");
+    CHECK(str(cycles[0]["evictions"][1], "plugin") == "RemovePodsViolatingNodeAffinity");
+    CHECK(cycles[1]["evictions"].Size() == 0);
+    CHECK(cycles[2]["evictions"].Size() == 0);
+    CHECK(doc["summary"]["podsMoved"].GetUint() == 2);
+}
+
 TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", "[simulate]") {
     // consecutiveAbnormalities 5, counted strictly greater (koord's `filterRealAbnormalNodes`): 6
     // overloaded cycles.

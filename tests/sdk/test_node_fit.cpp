@@ -60,6 +60,39 @@ TEST_CASE("node_fit: toleration matching follows Kubernetes", "[node_fit]") {
     }
 }
 
+TEST_CASE("node_fit: toleration_tolerates_taint_comparing adds Lt and Gt as Kubernetes 1.35", "[node_fit]") {
+    struct Case {
+        const char* what;
+        kd_toleration tol;
+        kd_taint taint;
+        bool tolerated;
+    };
+    const Case cases[] = {
+        {"Gt: taint value above", toleration("a", "Gt", "1", "NoSchedule"), taint("a", "2", "NoSchedule"), true},
+        {"Gt: equal is not above", toleration("a", "Gt", "2", "NoSchedule"), taint("a", "2", "NoSchedule"), false},
+        {"Lt: taint value below", toleration("a", "Lt", "10", ""), taint("a", "-3", "NoExecute"), true},
+        {"Lt: not below", toleration("a", "Lt", "-4", ""), taint("a", "-3", "NoExecute"), false},
+        {"other effect", toleration("a", "Gt", "1", "NoSchedule"), taint("a", "2", "NoExecute"), false},
+        {"other key", toleration("b", "Gt", "1", ""), taint("a", "2", "NoSchedule"), false},
+        {"empty key: every key", toleration("", "Gt", "1", ""), taint("a", "2", "NoSchedule"), true},
+        {"leading zero in the taint", toleration("a", "Gt", "1", ""), taint("a", "02", "NoSchedule"), false},
+        {"leading zero in the toleration", toleration("a", "Lt", "05", ""), taint("a", "2", "NoSchedule"), false},
+        {"plus sign", toleration("a", "Gt", "1", ""), taint("a", "+2", "NoSchedule"), false},
+        {"-0", toleration("a", "Lt", "1", ""), taint("a", "-0", "NoSchedule"), false},
+        {"0", toleration("a", "Lt", "1", ""), taint("a", "0", "NoSchedule"), true},
+        {"not a number", toleration("a", "Gt", "1", ""), taint("a", "x", "NoSchedule"), false},
+        {"empty value", toleration("a", "Gt", "1", ""), taint("a", "", "NoSchedule"), false},
+        {"beyond int64", toleration("a", "Lt", "1", ""), taint("a", "-9223372036854775809", "NoSchedule"), false},
+        {"int64 min", toleration("a", "Lt", "1", ""), taint("a", "-9223372036854775808", "NoSchedule"), true},
+        {"Equal as before", toleration("a", "Equal", "b", ""), taint("a", "b", "NoSchedule"), true},
+        {"Exists as before", toleration("a", "Exists", "", ""), taint("a", "b", "NoSchedule"), true},
+    };
+    for (const auto& c : cases) {
+        INFO(c.what);
+        CHECK(kd::toleration_tolerates_taint_comparing(kd::Toleration(&c.tol), kd::Taint(&c.taint)) == c.tolerated);
+    }
+}
+
 TEST_CASE("node_fit: only NoSchedule and NoExecute taints must be tolerated", "[node_fit]") {
     SnapshotBuilder b;
     b.node("soft").taint("spot", "true", "PreferNoSchedule");

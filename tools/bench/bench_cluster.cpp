@@ -1,8 +1,8 @@
 // kdesched-bench: decode throughput, model memory and one full descheduling cycle on generated
 // clusters (default sizes 1,000/30,000, 5,000/150,000 and 10,000/300,000 nodes/pods); with --api,
 // the API back end against the test API server (api_bench.hpp); with --envtest, `kdesched run`
-// start-up on a real kube-apiserver, JSON vs protobuf (envtest_bench.hpp). Prints figures; asserts
-// nothing.
+// start-up on a real kube-apiserver, JSON vs protobuf (envtest_bench.hpp); with --sigs, each
+// kubernetes-sigs plugin's cycle alone (sigs_bench.hpp). Prints figures; asserts nothing.
 #include "api_bench.hpp"
 #include "cluster/cluster_model.hpp"
 #include "cluster/cluster_snapshot.hpp"
@@ -14,6 +14,7 @@
 #include "loader/plugin_catalog.hpp"
 #include "process_figures.hpp"
 #include "runtime/descheduler.hpp"
+#include "sigs_bench.hpp"
 #include "simulator/simulated_backend.hpp"
 
 #include <fmt/format.h>
@@ -54,6 +55,35 @@ struct CountingObserver : kd::core::RunObserver {
     void on_plugin_log(std::string_view, std::string_view, int32_t, std::string_view) override {}
 };
 
+struct Timing {
+    double snapshot_ms = 1e300, cycle_ms = 1e300;
+    size_t evicted = 0;
+};
+
+// The best of `cycles` cycles of `config` on the model (a fresh snapshot each, as the daemon takes).
+Timing time_cycles(const kd::core::DeschedulerConfiguration& config, const kd::core::PluginCatalog& catalog,
+                   kd::core::ClusterModel& model, int cycles) {
+    kd::core::SimulatedBackend backend(model);
+    CountingObserver observer;
+    kd::core::Descheduler descheduler(config, catalog, &backend, &observer);
+    Timing best;
+    for (int c = 0; c < cycles; ++c) {
+        observer.requests = observer.evicted = 0;
+        auto t0 = Clock::now();
+        auto snap =
+            std::make_unique<kd::core::ClusterSnapshot>(model, 1772355600000);  // the generator's NodeMetric time
+        double snap_ms = ms_since(t0);
+        auto t1 = Clock::now();
+        auto err = descheduler.run_cycle(snap->raw());
+        double cycle_ms = ms_since(t1);
+        if (err) std::cerr << "cycle: " << *err << "\n";
+        best.snapshot_ms = std::min(best.snapshot_ms, snap_ms);
+        best.cycle_ms = std::min(best.cycle_ms, cycle_ms);
+        best.evicted = observer.evicted;
+    }
+    return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,6 +100,10 @@ int main(int argc, char** argv) {
     app.add_option("--plugin-dir", plugin_dirs, "Plugin directory (default: next to the binary)");
     app.add_option("--cycles", cycles, "Cycles to time; the best is reported")->capture_default_str();
     app.add_option("--hot-share", hot_share, "Share of hot nodes")->capture_default_str();
+    bool sigs = false;
+    app.add_flag("--sigs", sigs,
+                 "Time each kubernetes-sigs plugin alone instead (a DeschedulerPolicy enabling it, DefaultEvictor as "
+                 "upstream adds it) on clusters whose pods carry what those plugins read: one row per plugin and size");
     kd::tools::ApiBenchOptions api;
     api.server_script = KD_FAKE_APISERVER;
     bool api_mode = false;
@@ -147,9 +181,13 @@ int main(int argc, char** argv) {
                                                                       "<embedded tools/bench/bench-profile.yaml>")
                                       : kd::core::load_configuration(profile);
 
-        std::cout << fmt::format("{:>6} {:>8} {:>9} {:>10} {:>11} {:>11} {:>12} {:>12} {:>10}\n", "nodes", "pods",
-                                 "JSON MB", "decode MB/s", "model MB", "bytes/pod", "snapshot ms", "cycle ms",
-                                 "evictions");
+        if (sigs)
+            std::cout << fmt::format("{:<45} {:>6} {:>8} {:>12} {:>10}\n", "plugin (alone, DeschedulerPolicy)", "nodes",
+                                     "pods", "cycle ms", "evictions");
+        else
+            std::cout << fmt::format("{:>6} {:>8} {:>9} {:>10} {:>11} {:>11} {:>12} {:>12} {:>10}\n", "nodes", "pods",
+                                     "JSON MB", "decode MB/s", "model MB", "bytes/pod", "snapshot ms", "cycle ms",
+                                     "evictions");
         for (const auto& text : sizes_text) {
             Size size{};
             if (std::sscanf(text.c_str(), "%lux%lu", &size.nodes, &size.pods) != 2) {
@@ -160,7 +198,9 @@ int main(int argc, char** argv) {
                         fmt::format("kdesched-bench-{}-{}-{}.json", size.nodes, size.pods, ::getpid());
             {
                 std::ofstream out(file, std::ios::binary);
-                kd::tools::generate_cluster(out, {size.nodes, size.pods, 1, hot_share, false, ""});
+                kd::tools::GeneratorOptions generated{size.nodes, size.pods, 1, hot_share, false, ""};
+                generated.descheduler_fields = sigs;
+                kd::tools::generate_cluster(out, generated);
             }
             long before = kd::tools::resident_bytes();
             auto model = std::make_unique<kd::core::ClusterModel>();
@@ -169,27 +209,26 @@ int main(int argc, char** argv) {
             long after = kd::tools::resident_bytes();
             double mb = double(loaded.bytes) / 1e6;
 
-            kd::core::SimulatedBackend backend(*model);
-            CountingObserver observer;
-            kd::core::Descheduler descheduler(config, catalog, &backend, &observer);
-            double best_snapshot = 1e300, best_cycle = 1e300;
-            for (int c = 0; c < cycles; ++c) {
-                observer.requests = observer.evicted = 0;
-                auto t0 = Clock::now();
-                auto snap = std::make_unique<kd::core::ClusterSnapshot>(
-                    *model, 1772355600000);  // the generator's NodeMetric time
-                double snap_ms = ms_since(t0);
-                auto t1 = Clock::now();
-                auto err = descheduler.run_cycle(snap->raw());
-                double cycle_ms = ms_since(t1);
-                if (err) std::cerr << "cycle: " << *err << "\n";
-                best_snapshot = std::min(best_snapshot, snap_ms);
-                best_cycle = std::min(best_cycle, cycle_ms);
+            if (sigs) {
+                for (const auto& plugin : kd::tools::sigs_bench_plugins()) {
+                    if (!catalog.find(plugin.name)) {
+                        std::cout << fmt::format("{:<45} {:>6} {:>8}  (not in the plugin directory)\n", plugin.name,
+                                                 size.nodes, model->pod_count());
+                        continue;
+                    }
+                    auto policy = kd::core::parse_configuration(kd::tools::sigs_bench_policy(plugin),
+                                                                "<kdesched-bench --sigs " + plugin.name + ">");
+                    Timing t = time_cycles(policy, catalog, *model, cycles);
+                    std::cout << fmt::format("{:<45} {:>6} {:>8} {:>12.2f} {:>10}\n", plugin.name, size.nodes,
+                                             model->pod_count(), t.cycle_ms, t.evicted);
+                }
+                continue;
             }
+            Timing t = time_cycles(config, catalog, *model, cycles);
             std::cout << fmt::format("{:>6} {:>8} {:>9.1f} {:>10.0f} {:>11.1f} {:>11.0f} {:>12.2f} {:>12.2f} {:>10}\n",
                                      size.nodes, model->pod_count(), mb, mb / loaded.decode_seconds,
                                      double(after - before) / 1e6, double(after - before) / double(model->pod_count()),
-                                     best_snapshot, best_cycle, observer.evicted);
+                                     t.snapshot_ms, t.cycle_ms, t.evicted);
         }
     } catch (const kd::core::Error& e) {
         std::cerr << e.what() << "\n";

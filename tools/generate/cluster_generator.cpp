@@ -367,6 +367,7 @@ private:
             w_.EndObject();
         }
         w_.EndArray();
+        if (o_.descheduler_fields) descheduler_spec(ow);
         w_.Key("volumes");
         w_.StartArray();
         w_.StartObject();
@@ -389,7 +390,10 @@ private:
             w_.Key("containerStatuses");
             w_.RawValue(kContainerStatuses.data(), kContainerStatuses.size(), rapidjson::kArrayType);
         }
-        kv("phase", "Running");
+        const bool failed = o_.descheduler_fields && rng_() % 200 == 0;
+        if (o_.descheduler_fields && !o_.managed_fields) container_status(failed);
+        kv("phase", failed ? "Failed" : "Running");
+        if (failed) kv("reason", "Evicted");
         kv("qosClass", ow.qos);
         kv("podIP", "10.0." + std::to_string(node_index % 250) + "." + std::to_string(index % 250));
         kv("startTime", "2026-03-01T08:00:05Z");
@@ -409,6 +413,75 @@ private:
         int cpu = ow.qos == "BestEffort" ? 200 : ow.cpu_milli;
         int use = hot(node_index) ? cpu * (12 + int(rng_() % 6)) / 10 : cpu * (2 + int(rng_() % 4)) / 10;
         usage_[node_index].push_back({ow.ns, name, use, int64_t(ow.mem_mi) * (4 + int64_t(rng_() % 5)) / 10});
+    }
+
+    // Which of the sigs plugins' fields a workload's pods carry: by its app name, so every pod of
+    // one workload has the same spec.
+    int workload_shape(const Owner& ow) const {
+        uint64_t h = 1469598103934665603ULL;
+        for (char c : ow.app) h = (h ^ uint8_t(c)) * 1099511628211ULL;
+        return int(h % 4);
+    }
+    void app_selector(const Owner& ow) {
+        w_.Key("labelSelector");
+        w_.StartObject();
+        w_.Key("matchLabels");
+        w_.StartObject();
+        kv("app", ow.app);
+        w_.EndObject();
+        w_.EndObject();
+    }
+    void descheduler_spec(const Owner& ow) {
+        const int shape = workload_shape(ow);
+        if (shape == 0) {
+            w_.Key("topologySpreadConstraints");
+            w_.StartArray();
+            w_.StartObject();
+            w_.Key("maxSkew");
+            w_.Int(1);
+            kv("topologyKey", "topology.kubernetes.io/zone");
+            kv("whenUnsatisfiable", "ScheduleAnyway");
+            app_selector(ow);
+            w_.EndObject();
+            w_.EndArray();
+        } else if (shape == 1) {
+            w_.Key("affinity");
+            w_.StartObject();
+            w_.Key("podAntiAffinity");
+            w_.StartObject();
+            w_.Key("requiredDuringSchedulingIgnoredDuringExecution");
+            w_.StartArray();
+            w_.StartObject();
+            app_selector(ow);
+            kv("topologyKey", "kubernetes.io/hostname");
+            w_.EndObject();
+            w_.EndArray();
+            w_.EndObject();
+            w_.EndObject();
+        }
+    }
+    void container_status(bool failed) {
+        w_.Key("containerStatuses");
+        w_.StartArray();
+        w_.StartObject();
+        kv("name", "main");
+        w_.Key("restartCount");
+        w_.Int(rng_() % 10 == 0 ? 1 + int(rng_() % 19) : 0);
+        w_.Key("state");
+        w_.StartObject();
+        w_.Key(failed ? "terminated" : "running");
+        w_.StartObject();
+        if (failed) {
+            w_.Key("exitCode");
+            w_.Int(137);
+            kv("reason", "OOMKilled");
+        } else {
+            kv("startedAt", "2026-03-01T08:00:05Z");
+        }
+        w_.EndObject();
+        w_.EndObject();
+        w_.EndObject();
+        w_.EndArray();
     }
 
     void node_metric(const std::string& n, size_t ni) {

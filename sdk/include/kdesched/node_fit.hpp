@@ -102,6 +102,33 @@ inline bool requirement_has_value(const SelectorRequirement& r, std::string_view
 
 }  // namespace detail
 
+namespace detail {
+
+// Kubernetes' content.IsDecimalInteger then strconv.ParseInt: "0" or an optional '-' and digits
+// without a leading zero, within int64 (k8s.io/apimachinery pkg/api/validate/content, v0.35.1).
+inline std::optional<int64_t> parse_canonical_int64(std::string_view s) {
+    std::string_view digits = !s.empty() && s[0] == '-' ? s.substr(1) : s;
+    if (digits.empty() || (digits[0] == '0' && s != "0")) return std::nullopt;
+    if (s[0] == '+') return std::nullopt;
+    return parse_int64(s);
+}
+
+}  // namespace detail
+
+// Kubernetes 1.35's Toleration.ToleratesTaint with comparison operators enabled, as
+// kubernetes-sigs/descheduler v0.35.1 calls it (pkg/utils/predicates.go): toleration_tolerates_taint,
+// plus `Lt` / `Gt`, which tolerate a taint whose value, a canonical decimal integer, is below /
+// above the toleration's.
+inline bool toleration_tolerates_taint_comparing(const Toleration& t, const Taint& taint) {
+    if (t.op() != "Lt" && t.op() != "Gt") return toleration_tolerates_taint(t, taint);
+    if (!t.effect().empty() && t.effect() != taint.effect()) return false;
+    if (!t.key().empty() && t.key() != taint.key()) return false;
+    auto bound = detail::parse_canonical_int64(t.value());
+    auto value = detail::parse_canonical_int64(taint.value());
+    if (!bound || !value) return false;
+    return t.op() == "Lt" ? *value < *bound : *value > *bound;
+}
+
 // One matchExpressions requirement against node labels; a malformed one (wrong value count, non-integer Gt/Lt value,
 // unknown operator) matches nothing, which makes its whole term fail as in Kubernetes.
 inline bool node_label_requirement_matches(const SelectorRequirement& r, const KeyValues& labels) {

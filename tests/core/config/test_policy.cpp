@@ -76,15 +76,17 @@ TEST_CASE("policy: a full policy keeps its profiles, limits, node selector and g
     CHECK(c.maxNoOfPodsToEvictPerNamespace == 10u);
     CHECK(c.maxNoOfPodsToEvictTotal == 50u);
     CHECK(c.evictionGracePeriodSeconds == 30);
-    REQUIRE(c.nodeSelector);
-    using labels = std::map<std::string, std::string>;
-    CHECK(
-        c.nodeSelector->matches_map(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "a"}})));
-    CHECK_FALSE(
-        c.nodeSelector->matches_map(labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "b"}})));
-    CHECK_FALSE(c.nodeSelector->matches_map(
-        labels({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"legacy", "true"}})));
-    CHECK_FALSE(c.nodeSelector->matches_map(labels({{"env", "prod"}})));
+    CHECK_FALSE(c.nodeSelector);  // the structured one is koord's; a policy's is text
+    REQUIRE(c.nodeSelectorText);
+    auto matches = [&](std::vector<std::pair<std::string, std::string>> labels) {
+        std::vector<kd_key_value> kvs;
+        for (const auto& [k, v] : labels) kvs.push_back({kd::to_kd(k), kd::to_kd(v)});
+        return c.nodeSelectorText->selector.matches(kd::KeyValues(kd_key_value_list{kvs.data(), kvs.size()}));
+    };
+    CHECK(matches({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "a"}}));
+    CHECK_FALSE(matches({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"zone", "b"}}));
+    CHECK_FALSE(matches({{"node-role.kubernetes.io/worker", ""}, {"env", "prod"}, {"legacy", "true"}}));
+    CHECK_FALSE(matches({{"env", "prod"}}));
 }
 
 TEST_CASE("policy: an enabled plugin needs its pluginConfig entry, as upstream's profile requires", "[policy]") {
@@ -106,8 +108,13 @@ TEST_CASE("policy: fields are decoded strictly and checked where they are", "[po
                 "name, pluginConfig, plugins)"});
     CHECK(text_errors(kHead + "nodeSelector: \"a in (b\"\n") ==
           Lines{policy_heading("test.yaml", 1),
-                "test.yaml:3:15: nodeSelector: invalid selector \"a in (b\": at character 8 "
-                "(the end): expected \",\" or \")\""});
+                "test.yaml:3:15: nodeSelector: invalid selector \"a in (b\": found 'end of string', expected: "
+                "',', ')' or identifier (the grammar of kubectl's -l, e.g. \"zone in (a,b),!legacy\")"});
+    // labels.Parse's numeric comparisons select nodes too.
+    const auto numeric = kd::core::parse_configuration(kHead + "nodeSelector: \"cores>4,zone\"\n", "test.yaml");
+    REQUIRE(numeric.nodeSelectorText);
+    CHECK(numeric.nodeSelectorText->text == "cores>4,zone");
+    CHECK(numeric.nodeSelectorText->selector.requirements().size() == 2);
     CHECK(text_errors(kHead + "gracePeriodSeconds: -1\n") ==
           Lines{policy_heading("test.yaml", 1),
                 "test.yaml:3:21: gracePeriodSeconds: must not be negative (0 deletes the evicted pods at once)"});

@@ -431,6 +431,27 @@ TEST_CASE("profile and global node selectors narrow the nodes a plugin gets", "[
     CHECK(obs.records[0].pod == "ns2/e");
 }
 
+TEST_CASE("a DeschedulerPolicy's text node selector narrows the cycle's nodes, numeric comparisons included",
+          "[runtime][cycle][policy]") {
+    g_trace.clear();
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    DeschedulerConfiguration cfg = config(kEvictAllProfile);
+    cfg.nodeSelectorText = DeschedulerConfiguration::TextSelector{
+        "pool!=blue,cores>4", *kd::StringLabelSelector::parse("pool!=blue,cores>4", nullptr)};
+    Descheduler d(cfg, cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    b.node("n1").label("pool", "blue").label("cores", "16");
+    b.node("n2").label("pool", "green").label("cores", "8");
+    b.node("n3").label("cores", "32");
+    b.node("n4").label("pool", "green").label("cores", "2");
+    for (const char* n : {"n1", "n2", "n3", "n4"}) b.pod("ns2", std::string("p-") + n).on(n);
+    REQUIRE_FALSE(d.run_cycle(*b.build()));
+    std::vector<std::string> evicted;
+    for (const auto& r : obs.records) evicted.push_back(r.pod);
+    CHECK(evicted == std::vector<std::string>{"ns2/p-n2", "ns2/p-n3"});
+}
+
 TEST_CASE("profile problems are collected with their locations", "[runtime][build]") {
     SECTION("unknown plugin") {
         auto msg = build_error(R"(profiles:

@@ -3,7 +3,11 @@
 #pragma once
 
 #include "default_evictor.hpp"
+#include "inter_pod_anti_affinity.hpp"
+#include "node_affinity.hpp"
+#include "node_taints.hpp"
 #include "pod_lifetime.hpp"
+#include "remove_duplicates.hpp"
 #include "remove_failed_pods.hpp"
 #include "too_many_restarts.hpp"
 #include "topology_spread.hpp"
