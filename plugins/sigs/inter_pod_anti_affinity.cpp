@@ -1,5 +1,6 @@
 #include "inter_pod_anti_affinity.hpp"
 
+#include "node_fit.hpp"  // finished()
 #include "utilization_eviction.hpp"
 
 #include <kdesched/pod_affinity.hpp>
@@ -50,10 +51,6 @@ void warn_invalid_term(const Cycle& cycle, const Pod& pod) {
         }
         ++index;
     }
-}
-
-bool finished(const Pod& pod) {
-    return pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED;
 }
 
 }  // namespace
