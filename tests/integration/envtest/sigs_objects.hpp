@@ -9,13 +9,15 @@
 
 namespace kd_test::sigs {
 
-// A Ready node with `cpu` millicores, 8Gi of memory and 110 pods; `labels` a JSON object's members.
-inline std::string node(const std::string& name, int cpu_milli, const std::string& labels = "") {
+// A Ready node with `cpu` millicores, 8Gi of memory and 110 pods; `labels` a JSON object's
+// members, `taints` a JSON array (ApiLoader puts them in place of the server's not-ready taint).
+inline std::string node(const std::string& name, int cpu_milli, const std::string& labels = "",
+                        const std::string& taints = "") {
     std::string l = R"("kubernetes.io/hostname":")" + name + "\"" + (labels.empty() ? "" : "," + labels);
     std::string alloc = R"({"cpu":")" + std::to_string(cpu_milli) + R"(m","memory":"8Gi","pods":"110"})";
-    return R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name + R"(","labels":{)" + l +
-           R"(}},"status":{"allocatable":)" + alloc + R"(,"capacity":)" + alloc +
-           R"(,"conditions":[{"type":"Ready","status":"True","reason":"KubeletReady"}]}})";
+    return R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name + R"(","labels":{)" + l + "}}" +
+           (taints.empty() ? "" : R"(,"spec":{"taints":)" + taints + "}") + R"(,"status":{"allocatable":)" + alloc +
+           R"(,"capacity":)" + alloc + R"(,"conditions":[{"type":"Ready","status":"True","reason":"KubeletReady"}]}})";
 }
 
 // A ReplicaSet known to the pods' ownerReferences by the file UID "uid-<name>" (ApiLoader follows

@@ -467,6 +467,108 @@ void high_node_order() {
     check_same(s, {"HighNodeUtilization", "balance", R"({"thresholds": {"cpu": 20}})"}, s.keys({"memory-light-1"}));
 }
 
+void taints_intolerant() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingNodeTaints on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-taints");
+    const std::string ns = s.ns();
+    PodSpec tolerates{ns, "tolerates", "tainted", "web"};
+    tolerates.spec_extra =
+        R"("tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"}])";
+    PodSpec exists{ns, "tolerates-any", "tainted", "web"};
+    exists.spec_extra = R"("tolerations":[{"key":"dedicated","operator":"Exists"}])";
+    PodSpec failed{ns, "failed-intolerant", "tainted", "web"};
+    failed.status = kd_test::sigs::failed("", "Error", 1);
+    s.load(kd_test::sigs::list(
+        {node("tainted", 4000, "", R"([{"key":"dedicated","value":"gpu","effect":"NoSchedule"}])"),
+         node("preferred", 4000, "", R"([{"key":"spot","value":"true","effect":"PreferNoSchedule"}])"),
+         replica_set(ns, "web"), pod(tolerates), pod(exists), pod(failed), pod({ns, "intolerant", "tainted", "web"}),
+         pod({ns, "plain", "preferred", "web"})}));
+    // PreferNoSchedule does not count without includePreferNoSchedule: "plain" stays.
+    const Policy policy{"RemovePodsViolatingNodeTaints", "deschedule", "{}"};
+    DryRun kd = s.kdesched(policy);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.pods == s.keys({"intolerant"}));
+    if (auto up = s.upstream(policy)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        // v0.32.2 also takes Failed pods; v0.35.1 (kdesched) leaves them (sig-descheduler README).
+        CHECK(up->pods == s.keys({"intolerant", "failed-intolerant"}));
+    }
+}
+
+void affinity_required() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingNodeAffinity on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-affinity");
+    const std::string ns = s.ns();
+    auto requiring = [&](const char* name, const char* node_name, const char* disk) {
+        PodSpec p{ns, name, node_name, "web"};
+        p.spec_extra = std::string(R"("affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":)") +
+                       R"({"nodeSelectorTerms":[{"matchExpressions":[{"key":"disk","operator":"In","values":[")" +
+                       disk + R"("]}]}]}}})";
+        return pod(p);
+    };
+    // A nodeSelector alone is not this plugin's (as upstream): "selector-ssd" stays on hdd.
+    PodSpec selector{ns, "selector-ssd", "hdd", "web"};
+    selector.spec_extra = R"("nodeSelector":{"disk":"ssd"})";
+    s.load(kd_test::sigs::list({node("hdd", 4000, R"("disk":"hdd")"), node("ssd", 4000, R"("disk":"ssd")"),
+                                replica_set(ns, "web"), requiring("wants-ssd", "hdd", "ssd"),
+                                requiring("on-ssd", "ssd", "ssd"), requiring("wants-nvme", "hdd", "nvme"),
+                                pod(selector)}));
+    // wants-ssd fits ssd; wants-nvme fits no node, so evicting it would not help.
+    check_same(s,
+               {"RemovePodsViolatingNodeAffinity", "deschedule",
+                R"({"nodeAffinityType": ["requiredDuringSchedulingIgnoredDuringExecution"]})"},
+               s.keys({"wants-ssd"}));
+}
+
+void anti_affinity() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingInterPodAntiAffinity on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-anti");
+    const std::string ns = s.ns();
+    const std::string away_from_db =
+        R"("affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":)"
+        R"({"matchLabels":{"app":"db"}},"topologyKey":"kubernetes.io/hostname"}]}})";
+    PodSpec beside{ns, "web-beside-db", "anti-1", "web"};
+    beside.spec_extra = away_from_db;
+    PodSpec apart{ns, "web-apart", "anti-2", "web"};
+    apart.spec_extra = away_from_db;
+    s.load(
+        kd_test::sigs::list({node("anti-1", 4000), node("anti-2", 4000), replica_set(ns, "web"), replica_set(ns, "db"),
+                             pod({ns, "db-1", "anti-1", "db", R"("app":"db")"}), pod(beside), pod(apart)}));
+    check_same(s, {"RemovePodsViolatingInterPodAntiAffinity", "deschedule", "{}"}, s.keys({"web-beside-db"}));
+}
+
+void duplicates() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemoveDuplicates on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-duplicates");
+    const std::string ns = s.ns();
+    // web: three of one ReplicaSet on dup-1, two nodes: a node keeps ceil(3/2) = 2, one goes. api:
+    // one pod per node, no duplicate. Which web pod goes is upstream's map order: per node.
+    s.load(kd_test::sigs::list({node("dup-1", 4000), node("dup-2", 4000), replica_set(ns, "web"),
+                                replica_set(ns, "api"), pod({ns, "web-1", "dup-1", "web"}),
+                                pod({ns, "web-2", "dup-1", "web"}), pod({ns, "web-3", "dup-1", "web"}),
+                                pod({ns, "api-1", "dup-1", "api"}), pod({ns, "api-2", "dup-2", "api"})}));
+    const Policy policy{"RemoveDuplicates", "balance", "{}"};
+    DryRun kd = s.kdesched(policy);
+    INFO(kd.output.substr(0, 6000));
+    CHECK(kd.exit_code == 0);
+    CHECK(kd.per_node == std::map<std::string, int>{{"dup-1", 1}});
+    CHECK(kd.pods.size() == 1);
+    CHECK(kd.pods.begin()->rfind(ns + "/web-", 0) == 0);
+    if (auto up = s.upstream(policy)) {
+        INFO("upstream:\n" << up->output.substr(0, 6000));
+        CHECK(up->exit_code == 0);
+        CHECK(up->per_node == kd.per_node);
+        CHECK(up->pods.size() == 1);
+        CHECK(up->pods.begin()->rfind(ns + "/web-", 0) == 0);
+    }
+}
+
 }  // namespace
 
 // One test case per plugin, its scenarios as sections: one server per test program (a process),
@@ -537,5 +639,29 @@ TEST_CASE("HighNodeUtilization on a real API server, as upstream", "[envtest][si
     }
     SECTION("the underutilized node with fewer memory bytes is emptied first while there is room") {
         high_node_order();
+    }
+}
+
+TEST_CASE("RemovePodsViolatingNodeTaints on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("pods not tolerating their node's NoSchedule taint (v0.32.2 also takes Failed pods)") {
+        taints_intolerant();
+    }
+}
+
+TEST_CASE("RemovePodsViolatingNodeAffinity on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("a required node affinity its node no longer matches, when another node fits") {
+        affinity_required();
+    }
+}
+
+TEST_CASE("RemovePodsViolatingInterPodAntiAffinity on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("a pod beside one its required anti-affinity excludes") {
+        anti_affinity();
+    }
+}
+
+TEST_CASE("RemoveDuplicates on a real API server, as upstream", "[envtest][sigs]") {
+    SECTION("three of one ReplicaSet on one of two nodes: one goes") {
+        duplicates();
     }
 }
