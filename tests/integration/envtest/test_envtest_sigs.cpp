@@ -571,97 +571,90 @@ void duplicates() {
 
 }  // namespace
 
-// One test case per plugin, its scenarios as sections: one server per test program (a process),
-// started once for all its sections, since starting one takes most of a scenario's time.
-TEST_CASE("PodLifeTime on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("the pods older than maxPodLifeTimeSeconds") {
+// The scenarios as sections of four test cases: a test case is a process, and each process starts
+// and stops its own server (about 9 s), which would otherwise take most of the time.
+TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: age and status", "[envtest][sigs]") {
+    SECTION("PodLifeTime: the pods older than maxPodLifeTimeSeconds") {
         lifetime_old_pods();
     }
-    SECTION("DefaultEvictor's rules decide among old pods") {
+    SECTION("PodLifeTime: DefaultEvictor's rules decide among old pods") {
         lifetime_evictor_rules();
     }
-    SECTION("states: the phase or a container's waiting reason") {
+    SECTION("PodLifeTime: states: the phase or a container's waiting reason") {
         lifetime_states();
     }
-    SECTION("DefaultEvictor's nodeFit: requests and nodeSelector on the other nodes") {
+    SECTION("PodLifeTime: DefaultEvictor's nodeFit: requests and nodeSelector on the other nodes") {
         lifetime_node_fit();
     }
-}
-
-TEST_CASE("RemoveFailedPods on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("Failed pods with a listed reason") {
+    SECTION("RemoveFailedPods: Failed pods with a listed reason") {
         failed_reasons();
     }
-    SECTION("exit codes, init containers and excluded owner kinds") {
+    SECTION("RemoveFailedPods: exit codes, init containers and excluded owner kinds") {
         failed_exit_codes();
     }
-}
-
-TEST_CASE("RemovePodsHavingTooManyRestarts on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("restarts at the threshold or more") {
+    SECTION("RemovePodsHavingTooManyRestarts: restarts at the threshold or more") {
         restarts_threshold();
     }
-    SECTION("one eviction per node takes the most restarted pod (v0.35.1; v0.32.2 does not sort)") {
+    SECTION(
+        "RemovePodsHavingTooManyRestarts: one eviction per node takes the most restarted pod (v0.35.1; v0.32.2 does "
+        "not sort)") {
         restarts_order();
     }
-    SECTION("states and init containers") {
+    SECTION("RemovePodsHavingTooManyRestarts: states and init containers") {
         restarts_states();
     }
 }
 
-TEST_CASE("RemovePodsViolatingTopologySpreadConstraint on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("3/1 over two zones evened once") {
-        spread_zones();
-    }
-    SECTION("the domain gives its highest-priority pod (v0.35.1; v0.32.2 ignores priority)") {
-        spread_priority();
-    }
-    SECTION("4/1/0 over three zones: two leave zone a, never its pod bound there") {
-        spread_three_zones();
-    }
-}
-
-TEST_CASE("LowNodeUtilization on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("an overutilized node drained to its target into an underutilized one") {
-        low_drains_to_target();
-    }
-    SECTION("of two overutilized nodes, the one with more memory bytes goes first") {
-        low_node_order();
-    }
-    SECTION("deviation thresholds around the average") {
-        low_deviation();
-    }
-}
-
-TEST_CASE("HighNodeUtilization on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("an underutilized node emptied into another") {
-        high_empties_node();
-    }
-    SECTION("the underutilized node with fewer memory bytes is emptied first while there is room") {
-        high_node_order();
-    }
-}
-
-TEST_CASE("RemovePodsViolatingNodeTaints on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("pods not tolerating their node's NoSchedule taint (v0.32.2 also takes Failed pods)") {
+TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: placement", "[envtest][sigs]") {
+    SECTION(
+        "RemovePodsViolatingNodeTaints: pods not tolerating their node's NoSchedule taint (v0.32.2 also takes Failed "
+        "pods)") {
         taints_intolerant();
     }
-}
-
-TEST_CASE("RemovePodsViolatingNodeAffinity on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("a required node affinity its node no longer matches, when another node fits") {
+    SECTION(
+        "RemovePodsViolatingNodeAffinity: a required node affinity its node no longer matches, when another node "
+        "fits") {
         affinity_required();
     }
-}
-
-TEST_CASE("RemovePodsViolatingInterPodAntiAffinity on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("a pod beside one its required anti-affinity excludes") {
+    SECTION("RemovePodsViolatingInterPodAntiAffinity: a pod beside one its required anti-affinity excludes") {
         anti_affinity();
     }
 }
 
-TEST_CASE("RemoveDuplicates on a real API server, as upstream", "[envtest][sigs]") {
-    SECTION("three of one ReplicaSet on one of two nodes: one goes") {
+TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: spreading", "[envtest][sigs]") {
+    SECTION("RemovePodsViolatingTopologySpreadConstraint: 3/1 over two zones evened once") {
+        spread_zones();
+    }
+    SECTION(
+        "RemovePodsViolatingTopologySpreadConstraint: the domain gives its highest-priority pod (v0.35.1; v0.32.2 "
+        "ignores priority)") {
+        spread_priority();
+    }
+    SECTION(
+        "RemovePodsViolatingTopologySpreadConstraint: 4/1/0 over three zones: two leave zone a, never its pod bound "
+        "there") {
+        spread_three_zones();
+    }
+    SECTION("RemoveDuplicates: three of one ReplicaSet on one of two nodes: one goes") {
         duplicates();
+    }
+}
+
+TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: utilization", "[envtest][sigs]") {
+    SECTION("LowNodeUtilization: an overutilized node drained to its target into an underutilized one") {
+        low_drains_to_target();
+    }
+    SECTION("LowNodeUtilization: of two overutilized nodes, the one with more memory bytes goes first") {
+        low_node_order();
+    }
+    SECTION("LowNodeUtilization: deviation thresholds around the average") {
+        low_deviation();
+    }
+    SECTION("HighNodeUtilization: an underutilized node emptied into another") {
+        high_empties_node();
+    }
+    SECTION(
+        "HighNodeUtilization: the underutilized node with fewer memory bytes is emptied first while there is room") {
+        high_node_order();
     }
 }
