@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace kd_test::sigs {
@@ -33,6 +34,8 @@ public:
     void load(const std::string& list_json) {
         rapidjson::Document d;
         d.Parse(list_json.c_str());
+        if (d.HasParseError() || !d.IsObject() || !d.HasMember("items"))
+            throw std::runtime_error("a scenario's objects are not a JSON List: " + list_json.substr(0, 400));
         api_.load(d["items"], d.GetAllocator());
     }
     void delete_pod(const std::string& name) {
