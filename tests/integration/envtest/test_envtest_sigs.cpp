@@ -571,6 +571,22 @@ void duplicates() {
 
 }  // namespace
 
+// Runs without a server: the two binaries' dry-run lines, as each prints them, are read alike.
+TEST_CASE("The dry-run eviction lines of kdesched and of the upstream binary are read alike", "[sigs]") {
+    BoundedResult r;
+    r.exit_code = 0;
+    r.output =
+        "[2026-11-27 18:02:17.602] [kdesched] [info] Evicted pod in dry run mode pod=plt/old1 reason=\"pod "
+        "matches PodLifeTime's criteria\" strategy=PodLifeTime node=n1\n"
+        "I1127 17:56:10.726747    2259 evictions.go:549] \"Evicted pod in dry run mode\" pod=\"plt/old2\" "
+        "reason=\"\" strategy=\"PodLifeTime\" node=\"n2\" profile=\"p\"\n"
+        "I1127 17:56:10.726832    2259 profile.go:332] \"Total number of evictions/requests\" evictedPods=2\n";
+    DryRun d = kd_test::sigs::parse_dry_run(r, 1.5);
+    CHECK(d.pods == std::set<std::string>{"plt/old1", "plt/old2"});
+    CHECK(d.per_node == std::map<std::string, int>{{"n1", 1}, {"n2", 1}});
+    CHECK(d.seconds == 1.5);
+}
+
 // The scenarios as sections of four test cases: a test case is a process, and each process starts
 // and stops its own server (about 9 s), which would otherwise take most of the time.
 TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: age and status", "[envtest][sigs]") {
