@@ -1,32 +1,8 @@
 #include "node_fit.hpp"
 
-#include <kdesched/label_selector.hpp>
+#include <kdesched/pod_affinity.hpp>
 
 namespace kd::plugins::sigs {
-
-namespace {
-
-// A term's labelSelector as a decodable one, to validate and match it with the SDK's rules.
-LabelSelector anti_affinity_selector(const PodAffinityTerm& term) {
-    LabelSelector s;
-    KeyValues labels = term.match_labels();
-    for (size_t i = 0; i < labels.size(); ++i) s.matchLabels[std::string(labels.key(i))] = labels.value(i);
-    for (auto r : term.match_expressions()) {
-        LabelSelectorRequirement req{std::string(r.key()), std::string(r.op()), {}};
-        for (size_t i = 0; i < r.value_count(); ++i) req.values.emplace_back(r.value(i));
-        s.matchExpressions.push_back(std::move(req));
-    }
-    return s;
-}
-
-bool term_covers_namespace(const PodAffinityTerm& term, const Pod& owner, std::string_view ns) {
-    if (term.namespace_count() == 0) return ns == owner.ns();
-    for (size_t i = 0; i < term.namespace_count(); ++i)
-        if (term.namespace_(i) == ns) return true;
-    return false;
-}
-
-}  // namespace
 
 bool UpstreamNodeFit::fits(const Pod& pod, const Node& node) {
     // Upstream's order (cheapest first); the answer does not depend on it.
@@ -43,25 +19,8 @@ bool UpstreamNodeFit::fits(const Pod& pod, const Node& node) {
 }
 
 bool UpstreamNodeFit::anti_affinity_conflict(const Pod& pod, const Node& node) {
-    auto terms = pod.pod_anti_affinity_terms();
-    if (terms.empty()) return false;
-    KeyValues node_labels = node.labels();
-    for (auto term : terms) {
-        // No labelSelector selects no pod (metav1.LabelSelectorAsSelector(nil)).
-        if (!term.has_label_selector()) continue;
-        LabelSelector selector = anti_affinity_selector(term);
-        Errors invalid;
-        selector.validate(invalid, "");
-        if (!invalid.empty()) return true;
-        if (!node_labels.has(term.topology_key())) continue;
-        for (auto other : snap_.pods_on_node(node.name())) {
-            if (finished(other) || other.name() == pod.name()) continue;
-            if (!term_covers_namespace(term, pod, other.ns())) continue;
-            KeyValues labels = other.labels();
-            if (selector.matches([&](const std::string& k) { return labels.get(k); })) return true;
-        }
-    }
-    return false;
+    // An invalid selector counts as a conflict: upstream's NodeFit returns its conversion error.
+    return anti_affinity_match_on_node(pod, node, snap_.pods_on_node(node.name())) != AntiAffinityMatch::none;
 }
 
 bool UpstreamNodeFit::room_for_a_pod(const Pod& pod, const Node& node) {

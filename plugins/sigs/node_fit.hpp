@@ -1,12 +1,14 @@
 // Upstream's NodeFit (kubernetes-sigs/descheduler pkg/descheduler/node/node.go@v0.35.1), which the
-// node-affinity plugin asks itself (not through the evictor's nodeFit): would the pod fit this
-// node? Built on the SDK's checks (kdesched/node_fit.hpp), with what upstream does differently:
+// node-affinity and topology-spread plugins ask themselves (not through the evictor's nodeFit):
+// would the pod fit this node? Built on the SDK's checks (kdesched/node_fit.hpp), with what upstream does differently:
 //   * tolerations with the `Lt` / `Gt` operators count (upstream enables the comparisons);
 //   * the pod's required pod anti-affinity against the pods on the node;
 //   * the node's resources are not checked for the pod's own node;
 //   * a node must have room for one more pod: allocatable `pods` above its unfinished pods (a node
 //     without `pods` in allocatable is not limited: upstream finds no room there).
 #pragma once
+
+#include "common.hpp"
 
 #include <kdesched/node_fit.hpp>
 
@@ -30,6 +32,13 @@ public:
     bool fits_any(const Pod& pod, const Range& nodes) {
         for (auto node : nodes)
             if (fits(pod, node)) return true;
+        return false;
+    }
+    // PodFitsAnyOtherNode: the pod fits one of `nodes` other than its own.
+    template <class Range>
+    bool fits_any_other(const Pod& pod, const Range& nodes) {
+        for (auto node : nodes)
+            if (node.name() != pod.node_name() && fits(pod, node)) return true;
         return false;
     }
 
@@ -63,11 +72,6 @@ bool tolerates_taints_where(const Pod& pod, const Node& node, Considered&& consi
         if (!tolerated) return false;
     }
     return true;
-}
-
-// Succeeded and Failed pods, which upstream's ListPodsOnANode leaves out: they hold no resources.
-inline bool finished(const Pod& pod) {
-    return pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED;
 }
 
 }  // namespace kd::plugins::sigs

@@ -1,8 +1,8 @@
 #include "topology_spread.hpp"
 
+#include "node_fit.hpp"
 #include "topology_spread_constraint.hpp"
 #include "topology_spread_domains.hpp"
-#include "topology_spread_fit.hpp"
 
 #include <map>
 #include <set>
@@ -121,7 +121,7 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     Admission admits(cycle);
 
     const std::vector<std::string> actions = args_.balanced_actions();
-    SpreadNodeFit fit(snap);
+    UpstreamNodeFit fit(snap);
     std::vector<Pod> chosen;
     std::unordered_set<const kd_pod*> taken;
     for (const auto& [ns, pods] : by_namespace) {

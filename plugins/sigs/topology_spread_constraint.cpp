@@ -1,5 +1,7 @@
 #include "topology_spread_constraint.hpp"
 
+#include "node_fit.hpp"
+
 #include <kdesched/node_fit.hpp>
 #include <kdesched/view_selector.hpp>
 
@@ -58,7 +60,10 @@ bool SpreadConstraint::selects(const Pod& pod) const {
 
 bool SpreadConstraint::includes(const Node& node) const {
     if (honor_affinity_ && !pod_matches_node_selector(owner_, node)) return false;
-    if (honor_taints_ && !pod_tolerates_node_taints(owner_, node)) return false;
+    if (honor_taints_ && !tolerates_taints_where(owner_, node, [](const Taint& t) {
+            return t.effect() == "NoSchedule" || t.effect() == "NoExecute";
+        }))
+        return false;
     return true;
 }
 

@@ -15,7 +15,8 @@ struct Domain {
 
 // Upstream's hasSelectorOrAffinity: a nodeSelector or node affinity binds the pod to some nodes.
 bool has_node_constraints(const Pod& pod) {
-    return pod.node_selector().size() > 0 || pod.has_required_node_affinity() || !pod.affinity_terms().empty();
+    return pod.node_selector().size() > 0 || pod.has_required_node_affinity() || !pod.affinity_terms().empty() ||
+           !pod.preferred_node_terms().empty();
 }
 
 // The order upstream's sortDomains leaves a domain's pods in, front to back: pods with a
@@ -72,7 +73,7 @@ bool spread_is_balanced(const SpreadDomains& domains, int32_t max_skew) {
 }
 
 SpreadChoice balance_domains(const SpreadConstraint& c, SpreadDomains domains, size_t counted,
-                             const std::vector<Node>& nodes, bool node_fit, SpreadNodeFit& fit) {
+                             const std::vector<Node>& nodes, bool node_fit, UpstreamNodeFit& fit) {
     SpreadChoice choice;
     if (domains.empty()) return choice;
     const double ideal = static_cast<double>(counted) / static_cast<double>(domains.size());
@@ -82,7 +83,7 @@ SpreadChoice balance_domains(const SpreadConstraint& c, SpreadDomains domains, s
     std::unordered_map<const kd_pod*, bool> fits;
     auto fits_target = [&](const Pod& pod) {
         auto it = fits.find(pod.raw());
-        if (it == fits.end()) it = fits.emplace(pod.raw(), fit.fits_another(pod, targets)).first;
+        if (it == fits.end()) it = fits.emplace(pod.raw(), fit.fits_any_other(pod, targets)).first;
         return it->second;
     };
 

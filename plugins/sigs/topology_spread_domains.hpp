@@ -3,8 +3,8 @@
 // pkg/framework/plugins/removepodsviolatingtopologyspreadconstraint/topologyspreadconstraint.go@v0.35.1).
 #pragma once
 
+#include "node_fit.hpp"
 #include "topology_spread_constraint.hpp"
-#include "topology_spread_fit.hpp"
 
 #include <map>
 #include <string>
@@ -30,6 +30,6 @@ struct SpreadChoice {
 // the other or at the ideal average (`counted` pods over all domains); `nodes` are the extension
 // point's nodes.
 SpreadChoice balance_domains(const SpreadConstraint& constraint, SpreadDomains domains, size_t counted,
-                             const std::vector<Node>& nodes, bool node_fit, SpreadNodeFit& fit);
+                             const std::vector<Node>& nodes, bool node_fit, UpstreamNodeFit& fit);
 
 }  // namespace kd::plugins::sigs

@@ -25,7 +25,8 @@ struct TscPods {
     std::vector<std::pair<std::string, std::string>> labels = {{"foo", "bar"}};
     std::vector<Spread> constraints = {};
     std::vector<std::pair<std::string, std::string>> node_selector = {};
-    std::vector<Requirement> affinity = {};  // one required term holding these expressions
+    std::vector<Requirement> affinity = {};   // one required term holding these expressions
+    std::vector<Requirement> preferred = {};  // one preferred term (weight 50) holding these expressions
     bool no_owners = false;
     std::vector<std::array<std::string, 4>> tolerations = {};  // key, operator, value, effect
     bool terminating = false;
@@ -49,6 +50,7 @@ void tsc_add_pods(SnapshotBuilder& b, const std::vector<TscPods>& lists) {
             pod.set_flag(KD_POD_HAS_NODE_AFFINITY);
             pod.affinity.push_back({list->affinity, {}});
         }
+        if (!list->preferred.empty()) pod.preferred_node.push_back({50, {list->preferred, {}}});
         for (const auto& t : list->tolerations) pod.tolerate(t[0], t[1], t[2], t[3]);
         if (list->terminating) pod.set_flag(KD_POD_TERMINATING);
         if (list->priority) pod.with_priority(*list->priority);
@@ -527,6 +529,13 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: sortDomains", "[topology
         tsc_add_pods(
             b, {{.node = "n1", .constraints = {tsc_zone(1)}, .priority = 15},
                 {.node = "n1", .constraints = {tsc_zone(1)}, .affinity = {{"zone", "Exists", {}}}, .priority = 10}});
+        CHECK(tsc_run(p, b) == tsc_pods({0}));
+    }
+    SECTION("a pod with only preferred node affinity is bound to nodes too (API 1.6)") {
+        tsc_add_pods(
+            b, {{.node = "n1", .constraints = {tsc_zone(1)}, .priority = 10},
+                {.node = "n1", .constraints = {tsc_zone(1)}, .preferred = {{"zone", "Exists", {}}}, .priority = 15}});
+        // Unbound, pod-1 (the higher priority) would leave; bound, it goes to the front and stays.
         CHECK(tsc_run(p, b) == tsc_pods({0}));
     }
     SECTION("single domain with mixed pods") {
