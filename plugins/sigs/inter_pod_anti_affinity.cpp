@@ -1,6 +1,5 @@
 #include "inter_pod_anti_affinity.hpp"
 
-#include "node_fit.hpp"  // finished()
 #include "utilization_eviction.hpp"
 
 #include <kdesched/pod_affinity.hpp>
