@@ -524,6 +524,49 @@ void affinity_required() {
                s.keys({"wants-ssd"}));
 }
 
+void taints_excluded() {
+    kd_test::Envtest* env =
+        kd_test::Envtest::get("RemovePodsViolatingNodeTaints's excludedTaints on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-taints-excluded");
+    const std::string ns = s.ns();
+    auto tolerating = [&](const char* name, const char* key) {
+        PodSpec p{ns, name, "two-taints", "web"};
+        p.spec_extra = std::string(R"("tolerations":[{"key":")") + key + R"(","operator":"Exists"}])";
+        return pod(p);
+    };
+    // "maintenance" (a taint without a value, named by its key) does not count: only "dedicated" does.
+    s.load(kd_test::sigs::list(
+        {node(
+             "two-taints", 4000, "",
+             R"([{"key":"dedicated","value":"gpu","effect":"NoSchedule"},{"key":"maintenance","effect":"NoSchedule"}])"),
+         node("clean", 4000), replica_set(ns, "web"), tolerating("tolerates-dedicated", "dedicated"),
+         tolerating("tolerates-maintenance", "maintenance")}));
+    check_same(s, {"RemovePodsViolatingNodeTaints", "deschedule", R"({"excludedTaints": ["maintenance"]})"},
+               s.keys({"tolerates-maintenance"}));
+}
+
+void affinity_preferred() {
+    kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingNodeAffinity's preferred type");
+    if (!env) return;
+    Scenario s(*env, "sigs-affinity-preferred");
+    const std::string ns = s.ns();
+    auto preferring = [&](const char* name, const char* node_name) {
+        PodSpec p{ns, name, node_name, "web"};
+        p.spec_extra = R"("affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":10,)"
+                       R"("preference":{"matchExpressions":[{"key":"disk","operator":"In","values":["ssd"]}]}}]}})";
+        return pod(p);
+    };
+    // On hdd, ssd weighs 10 against 0 and fits: it goes; on ssd it is where it prefers to be.
+    s.load(kd_test::sigs::list({node("pref-hdd", 4000, R"("disk":"hdd")"), node("pref-ssd", 4000, R"("disk":"ssd")"),
+                                replica_set(ns, "web"), preferring("prefers-ssd", "pref-hdd"),
+                                preferring("on-ssd", "pref-ssd"), pod({ns, "indifferent", "pref-hdd", "web"})}));
+    check_same(s,
+               {"RemovePodsViolatingNodeAffinity", "deschedule",
+                R"({"nodeAffinityType": ["preferredDuringSchedulingIgnoredDuringExecution"]})"},
+               s.keys({"prefers-ssd"}));
+}
+
 void anti_affinity() {
     kd_test::Envtest* env = kd_test::Envtest::get("RemovePodsViolatingInterPodAntiAffinity on a real API server");
     if (!env) return;
@@ -631,6 +674,12 @@ TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: placem
         "RemovePodsViolatingNodeAffinity: a required node affinity its node no longer matches, when another node "
         "fits") {
         affinity_required();
+    }
+    SECTION("RemovePodsViolatingNodeTaints: excludedTaints") {
+        taints_excluded();
+    }
+    SECTION("RemovePodsViolatingNodeAffinity: preferred terms, a heavier node that fits") {
+        affinity_preferred();
     }
     SECTION("RemovePodsViolatingInterPodAntiAffinity: a pod beside one its required anti-affinity excludes") {
         anti_affinity();
