@@ -9,11 +9,14 @@
 
 #include <rapidjson/document.h>
 
+#include <chrono>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace kd_test::sigs {
 
@@ -37,6 +40,32 @@ public:
         if (d.HasParseError() || !d.IsObject() || !d.HasMember("items"))
             throw std::runtime_error("a scenario's objects are not a JSON List: " + list_json.substr(0, 400));
         api_.load(d["items"], d.GetAllocator());
+    }
+    // The PriorityClasses ApiLoader makes for pods' spec.priority ("kdesched-test-priority-<value>"),
+    // made first and waited for: the Priority admission plugin reads them from its informer, which
+    // lags a create, so a pod created right after its class may be refused (403).
+    void priority_classes(std::initializer_list<int> values) {
+        api_.request("POST", "/api/v1/namespaces",
+                     R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + ns_ + R"("}})", {201, 409});
+        for (int v : values) {
+            std::string name = "kdesched-test-priority-" + std::to_string(v);
+            api_.request("POST", "/apis/scheduling.k8s.io/v1/priorityclasses",
+                         R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":")" + name +
+                             R"("},"value":)" + std::to_string(v) + "}",
+                         {201, 409});
+            const std::string probe = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"probe"},"spec":{)"
+                                      R"("priorityClassName":")" +
+                                      name + R"(","containers":[{"name":"c","image":"x"}]}})";
+            for (int attempt = 0;; ++attempt) {
+                try {
+                    api_.request("POST", "/api/v1/namespaces/" + ns_ + "/pods?dryRun=All", probe, {201});
+                    break;
+                } catch (const std::runtime_error&) {
+                    if (attempt == 100) throw;  // 10 s
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                }
+            }
+        }
     }
     void delete_pod(const std::string& name) {
         api_.request("DELETE", "/api/v1/namespaces/" + ns_ + "/pods/" + name + "?gracePeriodSeconds=0", "", {200, 404});

@@ -300,6 +300,7 @@ void spread_priority() {
     if (!env) return;
     Scenario s(*env, "sigs-spread-order");
     const std::string ns = s.ns();
+    s.priority_classes({10, 100, 1000});
     std::vector<std::string> objects = {node("order-a", 4000, R"("topology.kubernetes.io/zone":"a")"),
                                         node("order-b", 4000, R"("topology.kubernetes.io/zone":"b")"),
                                         replica_set(ns, "web")};
