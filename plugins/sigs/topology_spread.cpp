@@ -64,15 +64,61 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admi
 
 // The constraint's domains: every value of its key among the nodes it includes, then the pods
 // it selects counted where they run (a pod on a node it does not include still counts).
-SpreadDomains domains_of(const SpreadConstraint& c, Admission& admits, const std::vector<Node>& nodes,
-                         const std::unordered_map<std::string_view, Node>& node_by_name, const std::vector<Pod>& pods,
+// The pods of one namespace, and an index of them by label (key, value): a constraint whose
+// selector requires a label reads only the pods carrying it instead of the whole namespace.
+class NamespacePods {
+public:
+    void add(const Pod& pod) {
+        all_.push_back(pod);
+        KeyValues labels = pod.labels();
+        for (size_t i = 0; i < labels.size(); ++i) by_label_[{labels.key(i), labels.value(i)}].push_back(pod);
+    }
+    const std::vector<Pod>& all() const { return all_; }
+    // Every pod `c` could select, in listing order.
+    const std::vector<Pod>& candidates(const SpreadConstraint& c) const {
+        auto label = c.required_label();
+        if (!label) return all_;
+        auto it = by_label_.find(*label);
+        return it == by_label_.end() ? none_ : it->second;
+    }
+
+private:
+    std::vector<Pod> all_, none_;
+    std::map<std::pair<std::string_view, std::string_view>, std::vector<Pod>> by_label_;
+};
+
+// The domains a constraint starts from: every value of its key among the nodes it includes. Most
+// constraints include every node: theirs are made once per topology key.
+class DomainSkeletons {
+public:
+    explicit DomainSkeletons(const std::vector<Node>& nodes) : nodes_(nodes) {}
+    SpreadDomains of(const SpreadConstraint& c) {
+        if (!c.includes_every_node()) return walk(c, [&](const Node& node) { return c.includes(node); });
+        auto it = every_node_.find(c.topology_key());
+        if (it == every_node_.end())
+            it = every_node_.emplace(c.topology_key(), walk(c, [](const Node&) { return true; })).first;
+        return it->second;
+    }
+
+private:
+    template <class Includes>
+    SpreadDomains walk(const SpreadConstraint& c, Includes&& includes) const {
+        SpreadDomains domains;
+        for (const Node& node : nodes_)
+            if (auto value = node.labels().get(c.topology_key()); value && includes(node))
+                domains.try_emplace(std::string(*value));
+        return domains;
+    }
+    const std::vector<Node>& nodes_;
+    std::map<std::string, SpreadDomains, std::less<>> every_node_;
+};
+
+SpreadDomains domains_of(const SpreadConstraint& c, Admission& admits, DomainSkeletons& skeletons,
+                         const std::unordered_map<std::string_view, Node>& node_by_name, const NamespacePods& pods,
                          size_t& counted) {
-    SpreadDomains domains;
-    for (const Node& node : nodes)
-        if (auto value = node.labels().get(c.topology_key()); value && c.includes(node))
-            domains.try_emplace(std::string(*value));
+    SpreadDomains domains = skeletons.of(c);
     counted = 0;
-    for (const Pod& pod : pods) {
+    for (const Pod& pod : pods.candidates(c)) {
         if (pod.terminating() || !c.selects(pod) || !admits(pod)) continue;
         auto node = node_by_name.find(pod.node_name());
         if (node == node_by_name.end()) continue;
@@ -112,12 +158,13 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     // The pods that count are those the plugin could evict: running on the nodes, in scope and
     // passed by the evictor's Filter (upstream lists them through its pod filter), by namespace;
     // the Filter is asked when a pod first matters (Admission).
-    std::map<std::string_view, std::vector<Pod>> by_namespace;
+    std::map<std::string_view, NamespacePods> by_namespace;
     for (const Node& node : nodes)
         for (auto pod : snap.pods_on_node(node.name())) {
             if (pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED) continue;
-            if (in_scope(args_.namespaces, args_.labelSelector, pod)) by_namespace[pod.ns()].push_back(pod);
+            if (in_scope(args_.namespaces, args_.labelSelector, pod)) by_namespace[pod.ns()].add(pod);
         }
+    DomainSkeletons skeletons(nodes);
     Admission admits(cycle);
 
     const std::vector<std::string> actions = args_.balanced_actions();
@@ -125,9 +172,9 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     std::vector<Pod> chosen;
     std::unordered_set<const kd_pod*> taken;
     for (const auto& [ns, pods] : by_namespace) {
-        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods, actions)) {
+        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods.all(), actions)) {
             size_t counted = 0;
-            SpreadDomains domains = domains_of(c, admits, nodes, node_by_name, pods, counted);
+            SpreadDomains domains = domains_of(c, admits, skeletons, node_by_name, pods, counted);
             if (spread_is_balanced(domains, c.max_skew())) continue;
             SpreadChoice choice =
                 balance_domains(c, std::move(domains), counted, nodes, args_.topologyBalanceNodeFit, fit);

@@ -58,6 +58,23 @@ bool SpreadConstraint::selects(const Pod& pod) const {
     return selector_->matches([&](const std::string& k) { return labels.get(k); });
 }
 
+bool SpreadConstraint::includes_every_node() const {
+    const bool bound =
+        owner_.node_selector().size() > 0 || owner_.has_required_node_affinity() || !owner_.affinity_terms().empty();
+    return !(honor_affinity_ && bound) && !honor_taints_;
+}
+
+std::optional<std::pair<std::string_view, std::string_view>> SpreadConstraint::required_label() const {
+    if (!selector_) return std::nullopt;
+    if (!key_labels_.empty()) return std::pair<std::string_view, std::string_view>(key_labels_.front());
+    if (!selector_->matchLabels.empty())
+        return std::pair<std::string_view, std::string_view>(*selector_->matchLabels.begin());
+    for (const auto& r : selector_->matchExpressions)
+        if (r.operator_ == "In" && r.values.size() == 1)
+            return std::pair<std::string_view, std::string_view>(r.key, r.values[0]);
+    return std::nullopt;
+}
+
 bool SpreadConstraint::includes(const Node& node) const {
     if (honor_affinity_ && !pod_matches_node_selector(owner_, node)) return false;
     if (honor_taints_ && !tolerates_taints_where(owner_, node, [](const Taint& t) {

@@ -28,6 +28,11 @@ public:
     bool selects(const Pod& pod) const;
     // nodeAffinityPolicy and nodeTaintsPolicy: whether the node's domain takes part at all.
     bool includes(const Node& node) const;
+    // True when includes() holds for every node (no policy honours a node constraint of the pod).
+    bool includes_every_node() const;
+    // A label every pod the constraint selects carries, when its selector requires one
+    // (matchLabels, matchLabelKeys, or In with one value): where a label index can start.
+    std::optional<std::pair<std::string_view, std::string_view>> required_label() const;
     // Equal for two constraints upstream holds identical (the same skew, key, selector, policies
     // and, where a policy honours them, the same node affinity and tolerations): one is enough.
     const std::string& identity() const { return identity_; }

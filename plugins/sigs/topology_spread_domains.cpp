@@ -51,7 +51,7 @@ std::vector<Node> nodes_below_average(const SpreadConstraint& c, const std::vect
                                       const std::vector<Node>& nodes, double ideal) {
     std::unordered_map<std::string_view, std::vector<Node>> by_value;
     for (const Node& node : nodes) {
-        if (!c.includes(node)) continue;
+        if (!c.includes_every_node() && !c.includes(node)) continue;
         if (auto value = node.labels().get(c.topology_key())) by_value[*value].push_back(node);
     }
     std::vector<Node> out;

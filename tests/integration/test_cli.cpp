@@ -75,8 +75,7 @@ TEST_CASE("validate accepts a profile enabling the kubernetes-sigs plugins with 
 
 TEST_CASE("validate accepts RemovePodsViolatingTopologySpreadConstraint with every arg, and names a bad one's line",
           "[cli][sigs]") {
-    auto r =
-        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-topology-spread.yaml"));
+    auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-topology-spread.yaml"));
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Catch::StartsWith("OK: "));
 }
@@ -120,6 +119,12 @@ TEST_CASE("validate refuses metricsUtilization and the nodeutilization args upst
 TEST_CASE("a bad command line exits 2", "[cli]") {
     CHECK(run_command(quote(kBin) + " validate").exit_code == 2);
     CHECK(run_command(quote(kBin) + " frobnicate").exit_code == 2);
+    // kubernetes-sigs/descheduler's --descheduling-interval takes a Go duration.
+    auto interval = run_command(quote(kBin) + " run --config " + quote(kData + "/integration/sigs-policy.yaml") +
+                                " --descheduling-interval 5 --dry-run");
+    CHECK(interval.exit_code == 2);
+    CHECK_THAT(interval.output, Catch::Contains("--descheduling-interval: invalid duration \"5\": use a Go duration "
+                                                "such as 5m, 1h30m or 0 (one cycle)"));
 }
 
 TEST_CASE("plan on the embedded default profile prints the cycle and every plugin", "[cli]") {

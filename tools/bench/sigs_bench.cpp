@@ -4,7 +4,7 @@ namespace kd::tools {
 
 const std::vector<SigsBenchPlugin>& sigs_bench_plugins() {
     static const std::vector<SigsBenchPlugin> plugins = {
-        {"PodLifeTime", "deschedule", "{maxPodLifeTimeSeconds: 600, states: [Running]}"},
+        {"PodLifeTime", "deschedule", "{maxPodLifeTimeSeconds: 600, ownerKinds: {include: [Job]}}"},
         {"RemoveFailedPods", "deschedule", "{reasons: [Evicted], minPodLifetimeSeconds: 0}"},
         {"RemovePodsHavingTooManyRestarts", "deschedule", "{podRestartThreshold: 10, includingInitContainers: true}"},
         {"RemovePodsViolatingNodeTaints", "deschedule", "{includePreferNoSchedule: true}"},
