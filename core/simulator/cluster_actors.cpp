@@ -144,7 +144,7 @@ const std::map<std::string, int64_t, std::less<>>& ClusterActors::requested(std:
     // Finished pods hold nothing.
     for (const kd_pod* other : model_.pods_on_node(node)) {
         kd::Pod o(other);
-        if (o.phase() == KD_POD_SUCCEEDED || o.phase() == KD_POD_FAILED) continue;
+        if (o.finished()) continue;
         auto r = o.requests();
         for (size_t i = 0; i < r.size(); ++i) used[std::string(r.name(i))] += r.milli_at(i);
     }

@@ -14,10 +14,6 @@ std::optional<std::string_view> label(const kd::Node& node, std::string_view key
     return node.labels().get(key);
 }
 
-bool finished(const kd::Pod& p) {
-    return p.phase() == KD_POD_SUCCEEDED || p.phase() == KD_POD_FAILED;
-}
-
 bool selector_matches(const kd::LabelSelector& s, const kd::Pod& p) {
     return s.matches([&](const std::string& k) { return p.labels().get(k); });
 }
@@ -108,7 +104,7 @@ PlacementRules::PlacementRules(const ClusterModel& model, const std::vector<cons
     const bool own_terms = !affinity_.empty() || !anti_affinity_.empty() || !preferred.empty();
     for (const kd_pod* raw : own_terms || anti_affinity ? model.pods() : std::vector<const kd_pod*>{}) {
         kd::Pod other(raw);
-        if (other.node_name().empty() || finished(other) || other.uid() == pod.uid()) continue;
+        if (other.node_name().empty() || other.finished() || other.uid() == pod.uid()) continue;
         const kd_node* on = model.node_by_name(other.node_name());
         if (!on) continue;
         kd::Node node(on);
@@ -169,7 +165,7 @@ void PlacementRules::count_spread(Spread& s) const {
         if (!s.selector) continue;
         for (const kd_pod* raw : model_.pods_on_node(node.name())) {
             kd::Pod other(raw);
-            if (other.ns() != pod_.ns() || other.terminating() || finished(other) || other.uid() == pod_.uid())
+            if (other.ns() != pod_.ns() || other.terminating() || other.finished() || other.uid() == pod_.uid())
                 continue;
             if (selector_matches(*s.selector, other)) ++count;
         }

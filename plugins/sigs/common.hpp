@@ -43,11 +43,6 @@ bool listed(const std::vector<T>& list, const U& value) {
     return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-// Succeeded and Failed pods, which upstream's ListPodsOnANode leaves out: they hold no resources.
-inline bool finished(const Pod& pod) {
-    return pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED;
-}
-
 // status.phase as the API spells it ("Running", …), which is how `states` names it.
 std::string_view phase_name(kd_pod_phase phase);
 

@@ -98,7 +98,7 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
         nodes.emplace(std::string(node.name()), node);
         auto& list = on_node[std::string(node.name())];
         for (auto pod : snap.pods_on_node(node.name())) {
-            if (finished(pod) || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
+            if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
             list.push_back(pod);
             counted.add(pod);
         }

@@ -58,7 +58,7 @@ bool RemovePodsViolatingNodeAffinity::evict_where(Cycle& cycle, std::string_view
     for (auto node : snap.nodes()) {
         candidates.clear();
         for (auto pod : snap.pods_on_node(node.name())) {
-            if (finished(pod) || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
+            if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
             // A pod evicted by an earlier nodeAffinityType is not asked for again.
             if (listed(evicted, pod.uid())) continue;
             if (violates(pod, node) && evictor_admits(cycle, pod)) candidates.push_back(pod);

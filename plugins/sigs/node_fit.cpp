@@ -33,7 +33,7 @@ bool UpstreamNodeFit::room_for_a_pod(const Pod& pod, const Node& node) {
     if (it == unfinished_pods_.end()) {
         int64_t count = 0;
         for (auto p : snap_.pods_on_node(node.name()))
-            if (!finished(p)) ++count;
+            if (!p.finished()) ++count;
         it = unfinished_pods_.emplace(std::string(node.name()), count).first;
     }
     int64_t free_milli = *slots - it->second * 1000;

@@ -33,7 +33,7 @@ bool RemovePodsViolatingNodeTaints::considers(const Taint& taint) const {
 }
 
 bool RemovePodsViolatingNodeTaints::matches(const Pod& pod, const Node& node) const {
-    if (finished(pod) || !in_scope(args_.namespaces, args_.labelSelector, pod)) return false;
+    if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) return false;
     return !tolerates_taints_where(pod, node, [this](const Taint& t) { return considers(t); });
 }
 

@@ -70,7 +70,7 @@ size_t count_target_nodes(const Snapshot& snap, const DuplicatesOfOwner& group) 
 }  // namespace
 
 bool RemoveDuplicates::candidate(const Pod& pod) const {
-    if (pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED) return false;
+    if (pod.finished()) return false;
     if (args_.namespaces && !args_.namespaces->allows(pod.ns())) return false;
     if (pod.owners().empty()) return false;
     for (auto owner : pod.owners())

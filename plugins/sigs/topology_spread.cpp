@@ -161,7 +161,7 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     std::map<std::string_view, NamespacePods> by_namespace;
     for (const Node& node : nodes)
         for (auto pod : snap.pods_on_node(node.name())) {
-            if (pod.phase() == KD_POD_SUCCEEDED || pod.phase() == KD_POD_FAILED) continue;
+            if (pod.finished()) continue;
             if (in_scope(args_.namespaces, args_.labelSelector, pod)) by_namespace[pod.ns()].add(pod);
         }
     DomainSkeletons skeletons(nodes);

@@ -10,7 +10,7 @@ namespace {
 
 bool occupies_resources(const Pod& pod) {
     // Succeeded and failed pods hold nothing (podutil.ListPodsOnANode@v0.35.1).
-    return pod.phase() != KD_POD_SUCCEEDED && pod.phase() != KD_POD_FAILED;
+    return !pod.finished();
 }
 
 }  // namespace

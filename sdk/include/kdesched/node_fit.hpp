@@ -232,7 +232,7 @@ public:
         for (auto p : pods) __builtin_prefetch(p.raw()->spec->requests.items);
         for (auto p : pods) {
             // Finished pods hold no resources (descheduler ListPodsOnANode skips them).
-            if (p.phase() == KD_POD_SUCCEEDED || p.phase() == KD_POD_FAILED) continue;
+            if (p.finished()) continue;
             Resources req = p.requests();
             for (size_t i = 0; i < req.size(); ++i) add(sum, req.name(i), req.milli_at(i));
         }

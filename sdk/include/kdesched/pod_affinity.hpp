@@ -151,7 +151,7 @@ AntiAffinityMatch anti_affinity_match_on_node(const Pod& pod, const Node& node, 
         if (!node.labels().has(term.topology_key())) continue;
         for (auto element : pods_on_node) {
             Pod other(element);
-            if (other.phase() == KD_POD_SUCCEEDED || other.phase() == KD_POD_FAILED) continue;
+            if (other.finished()) continue;
             if (pod_affinity_skips(pod, other)) continue;
             if (detail::pod_matches_valid_affinity_term(pod, term, other)) return AntiAffinityMatch::match;
         }

@@ -318,6 +318,9 @@ public:
     kd_qos_class qos_class() const { return static_cast<kd_qos_class>(p_->qos_class); }
     int64_t creation_ms() const { return p_->creation_ms; }
     bool terminating() const { return p_->flags & KD_POD_TERMINATING; }
+    // Succeeded or Failed: the pod holds no resources and the scheduler and descheduler's pod
+    // listings leave it out.
+    bool finished() const { return phase() == KD_POD_SUCCEEDED || phase() == KD_POD_FAILED; }
     bool has_local_storage() const { return p_->flags & KD_POD_LOCAL_STORAGE; }
     bool has_pvc() const { return p_->flags & KD_POD_PVC; }
     bool ready() const { return p_->flags & KD_POD_READY; }
