@@ -13,6 +13,7 @@
 struct RecordingBackend : kd::core::ClusterBackend {
     using WriteResult = kd::core::WriteResult;
     std::vector<std::string> writes;  // "evict ns/name", "create <json>", "status <json>", …
+    std::vector<std::string> events;  // "<type> <reason> <kind> <ns>/<name>: <message>"
     std::vector<std::string> evicted;
     std::function<WriteResult(const std::string& line)> answer = [this](const std::string&) {
         return WriteResult::success("rv-" + std::to_string(writes.size()));
@@ -42,9 +43,11 @@ struct RecordingBackend : kd::core::ClusterBackend {
                               std::string_view) override {
         return record("delete " + std::string(kind) + " " + std::string(ns) + "/" + std::string(name));
     }
-    void record_event(std::string_view kind, std::string_view, std::string_view name, std::string_view,
-                      std::string_view reason, std::string_view, std::string_view, std::string_view) override {
+    void record_event(std::string_view kind, std::string_view ns, std::string_view name, std::string_view type,
+                      std::string_view reason, std::string_view, std::string_view message, std::string_view) override {
         writes.push_back("event " + std::string(kind) + " " + std::string(name) + " " + std::string(reason));
+        events.push_back(std::string(type) + " " + std::string(reason) + " " + std::string(kind) + " " +
+                         std::string(ns) + "/" + std::string(name) + ": " + std::string(message));
     }
     std::string read_secret(std::string_view ns, std::string_view name, std::map<std::string, std::string>&) override {
         return "no Secret " + std::string(ns) + "/" + std::string(name) + " in this test";

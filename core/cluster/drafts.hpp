@@ -80,6 +80,7 @@ struct PodDraft {
     bool local_storage = false, pvc = false, ephemeral_volume = false;
     struct Condition {
         std::string_view type, status, reason, message;
+        std::optional<int64_t> transition_ms;  // lastTransitionTime
     };
     std::vector<Condition> conditions;
     struct ContainerStatus {

@@ -74,6 +74,7 @@ ContentKey pod_key(const kd_pod& p) {
     for (size_t i = 0; i < p.condition_count; ++i) {
         const auto& c = p.conditions[i];
         k.add(view(c.type), view(c.status), view(c.reason), view(c.message));
+        if (p.condition_transitions) k.add_word(uint64_t(int64_t(p.condition_transitions[i])));
     }
     k.add_word(p.container_status_count);
     for (size_t i = 0; i < p.container_status_count; ++i) {

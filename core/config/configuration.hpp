@@ -93,6 +93,9 @@ struct DeschedulerConfiguration {
     std::optional<uint32_t> maxNoOfPodsToEvictPerNode;
     std::optional<uint32_t> maxNoOfPodsToEvictPerNamespace;
     std::optional<uint32_t> maxNoOfPodsToEvictTotal;
+    // A DeschedulerPolicy's evictionFailureEventNotification: a Warning Event on the pod for each
+    // eviction a limit stops or the API server refuses.
+    bool evictionFailureEventNotification = false;
     // A DeschedulerPolicy's gracePeriodSeconds: the evictions' deleteOptions (absent: the pod's own).
     std::optional<int64_t> evictionGracePeriodSeconds;
     // Which format the file was written in (DeschedulerPolicy is kubernetes-sigs/descheduler's).

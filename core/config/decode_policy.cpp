@@ -172,10 +172,7 @@ DeschedulerConfiguration decode_policy(const rapidjson::Value& doc, Reporter& re
             report.at("gracePeriodSeconds", "must not be negative (0 deletes the evicted pods at once)");
         out.evictionGracePeriodSeconds = in.gracePeriodSeconds;
     }
-    if (in.evictionFailureEventNotification.value_or(false))
-        report.at("evictionFailureEventNotification",
-                  "kdesched does not record failed evictions as Events yet: remove the field or set it to false "
-                  "(docs/compatibility.md)");
+    out.evictionFailureEventNotification = in.evictionFailureEventNotification.value_or(false);
     check_metrics(in, report);
 
     if (in.profiles) {

@@ -15,6 +15,7 @@ Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCat
     ctx_.observer = observer;
     ctx_.limiter = &limiter_;
     ctx_.dry_run = config.dryRun;
+    ctx_.eviction_failure_events = config.evictionFailureEventNotification;
     ctx_.descheduling_interval_ms = config.deschedulingInterval.ms();
     // Replicas of one deployment share the lease, so they share the identity: a new leader
     // resumes what the old one started.

@@ -28,6 +28,19 @@ void EvictionLimiter::record(std::string_view node, std::string_view ns) {
     ++total_count_;
 }
 
+std::optional<uint32_t> EvictionLimiter::limit_of(kd_evict_code code) const {
+    switch (code) {
+        case KD_EVICT_LIMIT_NODE:
+            return per_node_;
+        case KD_EVICT_LIMIT_NAMESPACE:
+            return per_namespace_;
+        case KD_EVICT_LIMIT_TOTAL:
+            return total_;
+        default:
+            return std::nullopt;
+    }
+}
+
 void EvictionLimiter::reset() {
     by_node_.clear();
     by_namespace_.clear();

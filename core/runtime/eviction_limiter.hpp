@@ -22,6 +22,8 @@ public:
     // limit that stops it (node is checked only for a bound pod).
     kd_evict_code check(std::string_view node, std::string_view ns) const;
     void record(std::string_view node, std::string_view ns);
+    // The limit a KD_EVICT_LIMIT_* code names (nullopt for any other code).
+    std::optional<uint32_t> limit_of(kd_evict_code code) const;
     void reset();
 
 private:

@@ -55,6 +55,7 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
         rec.detail = copy_detail ? kd::sv(scope.keep(std::string(detail))) : detail;
         out = kd_evict_result{sizeof(kd_evict_result), code, kd::to_kd(rec.decided_by), kd::to_kd(rec.detail)};
         if (ctx_.observer) ctx_.observer->on_eviction(rec);
+        if (code == KD_EVICT_FAILED || ctx_.limiter->limit_of(code)) failure_event(rec);
     };
 
     std::string_view rejected;
@@ -93,6 +94,26 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
     }
     ctx_.limiter->record(p.node_name(), p.ns());
     finish(KD_EVICT_ACCEPTED, evict_->name(), kd::sv(r.reason), !kd::sv(r.reason).empty());
+}
+
+// kubernetes-sigs/descheduler's evictionFailureEventNotification (pkg/descheduler/evictions/
+// evictions.go@v0.35.1, EvictPod): a Warning `EvictionFailed` Event on the pod when a limit stops
+// an eviction or the eviction fails; none in a dry run, whose events upstream sends nowhere.
+void EvictorProxy::failure_event(const EvictionRecord& rec) const {
+    if (!ctx_.eviction_failure_events || ctx_.dry_run || !ctx_.backend) return;
+    kd::Pod p(rec.pod);
+    std::string why;
+    if (auto limit = ctx_.limiter->limit_of(rec.code)) {
+        const char* which = rec.code == KD_EVICT_LIMIT_NODE        ? "node"
+                            : rec.code == KD_EVICT_LIMIT_NAMESPACE ? "namespace"
+                                                                   : "total";
+        why = std::string(which) + " eviction limit exceeded (" + std::to_string(*limit) + ")";
+    } else {
+        why = std::string(rec.detail);
+    }
+    ctx_.backend->record_event("Pod", p.ns(), p.name(), "Warning", "EvictionFailed", "Descheduled",
+                               "pod eviction from " + std::string(p.node_name()) + " node by kdesched failed: " + why,
+                               rec.requested_by);
 }
 
 }  // namespace kd::core

@@ -16,6 +16,7 @@ struct HostContext {
     RunObserver* observer = nullptr;
     EvictionLimiter* limiter = nullptr;
     bool dry_run = false;
+    bool eviction_failure_events = false;  // a Warning Event for each eviction stopped or failed
     int64_t descheduling_interval_ms = 0;
     // Stable identity of this descheduler (the leader-election lease); plugins get it plus "/<profile>".
     std::string instance_id;

@@ -56,9 +56,12 @@ PodCopy::PodCopy(const kd_pod& raw) {
         copy(t.fields(), term.fields);
         terms_.push_back(std::move(term));
     }
-    for (auto c : p.conditions())
+    for (size_t i = 0; i < p.conditions().size(); ++i) {
+        auto c = p.conditions()[i];
         conditions_.push_back(
             {std::string(c.type()), std::string(c.status()), std::string(c.reason()), std::string(c.message())});
+        transitions_.push_back(p.condition_transition_ms(i));
+    }
     for (auto c : p.container_statuses())
         container_statuses_.push_back({static_cast<uint8_t>(c.kind()), static_cast<uint8_t>(c.state()),
                                        c.restart_count(), c.exit_code(), std::string(c.name()),
@@ -111,10 +114,10 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
     d.ephemeral_volume = flags_ & KD_POD_EPHEMERAL_VOLUME;
     if (node.empty()) {
         d.conditions.push_back(
-            {"PodScheduled", "False", "Unschedulable", "no node fits the pod (simulated scheduler)"});
+            {"PodScheduled", "False", "Unschedulable", "no node fits the pod (simulated scheduler)", now_ms});
     } else {
-        d.conditions.push_back({"PodScheduled", "True", "", ""});
-        d.conditions.push_back({"Ready", "True", "", ""});
+        d.conditions.push_back({"PodScheduled", "True", "", "", now_ms});
+        d.conditions.push_back({"Ready", "True", "", "", now_ms});
     }
     return d;
 }
@@ -123,7 +126,10 @@ const PodDraft& PodCopy::annotated(const std::string& key, const std::string& va
     replacement(name_, uid_, node_, creation_ms_);
     draft_.phase = phase_;
     draft_.conditions.clear();
-    for (const auto& c : conditions_) draft_.conditions.push_back({c[0], c[1], c[2], c[3]});
+    for (size_t i = 0; i < conditions_.size(); ++i) {
+        const auto& c = conditions_[i];
+        draft_.conditions.push_back({c[0], c[1], c[2], c[3], transitions_[i]});
+    }
     draft_.bound = bound_;
     for (const auto& c : container_statuses_)
         draft_.container_statuses.push_back({c.kind, c.state, c.restart_count, c.exit_code, c.name, c.reason});

@@ -60,6 +60,7 @@ private:
     std::vector<Term> terms_;
     // Kept for annotated(): the pod's own status.
     std::vector<std::array<std::string, 4>> conditions_;  // type, status, reason, message
+    std::vector<std::optional<int64_t>> transitions_;     // each condition's lastTransitionTime
     struct ContainerStatus {
         uint8_t kind, state;
         int32_t restart_count, exit_code;

@@ -36,15 +36,19 @@ bool OwnerKinds::allows(const Pod& pod) const {
 void PodConditionFilter::validate(Errors& errs, const std::string& path) const {
     if (type.empty() && status.empty() && reason.empty() && !minTimeSinceLastTransitionSeconds)
         errs.add(path, "at least one of type, status, reason, or minTimeSinceLastTransitionSeconds must be set");
-    if (minTimeSinceLastTransitionSeconds)
-        errs.add(field_path(path, "minTimeSinceLastTransitionSeconds"),
-                 "not supported: kdesched does not read a pod condition's lastTransitionTime yet "
-                 "(docs/compatibility.md)");
 }
 
-bool PodConditionFilter::matches(const PodCondition& c) const {
-    return (type.empty() || c.type() == type) && (status.empty() || c.status() == status) &&
-           (reason.empty() || c.reason() == reason);
+bool PodConditionFilter::matches(const Pod& pod, size_t i, int64_t now_ms) const {
+    const PodCondition c = pod.conditions()[i];
+    if (!(type.empty() || c.type() == type) || !(status.empty() || c.status() == status) ||
+        !(reason.empty() || c.reason() == reason))
+        return false;
+    if (!minTimeSinceLastTransitionSeconds) return true;
+    // A condition that never transitioned (no lastTransitionTime), or did so in the future, is not
+    // idle; whole seconds count (podlifetime/pod_lifetime.go@v0.35.1, matchesAnyPodConditionFilter).
+    auto since = pod.condition_transition_ms(i);
+    if (!since || now_ms < *since) return false;
+    return uint64_t(now_ms - *since) / 1000 >= *minTimeSinceLastTransitionSeconds;
 }
 
 void PodLifeTimeArgs::validate(Errors& errs, const std::string& path) const {
@@ -77,7 +81,7 @@ bool PodLifeTime::matches(const Pod& pod, int64_t now_ms) const {
     if (!args_.conditions.empty()) {
         bool any = false;
         for (const auto& f : args_.conditions)
-            for (auto c : pod.conditions()) any = any || f.matches(c);
+            for (size_t i = 0; i < pod.conditions().size() && !any; ++i) any = f.matches(pod, i, now_ms);
         if (!any) return false;
     }
     if (!args_.exitCodes.empty()) {

@@ -27,7 +27,7 @@ struct OwnerKinds {
 // One entry of `conditions`: a pod matches when one of its conditions has every field given.
 struct PodConditionFilter {
     std::string type, status, reason;
-    // Needs a condition's lastTransitionTime, which the model does not carry yet: refused.
+    // Matches only a condition whose lastTransitionTime is at least this long ago (plugin API 1.7).
     std::optional<uint64_t> minTimeSinceLastTransitionSeconds;
     template <class V>
     void fields(V& v) {
@@ -37,7 +37,8 @@ struct PodConditionFilter {
         v("minTimeSinceLastTransitionSeconds", minTimeSinceLastTransitionSeconds);
     }
     void validate(Errors& errs, const std::string& path) const;
-    bool matches(const PodCondition& c) const;
+    // Whether the pod's condition i matches, at the cycle's clock `now_ms`.
+    bool matches(const Pod& pod, size_t i, int64_t now_ms) const;
 };
 
 struct PodLifeTimeArgs {

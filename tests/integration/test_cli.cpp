@@ -80,12 +80,13 @@ TEST_CASE("validate accepts RemovePodsViolatingTopologySpreadConstraint with eve
     CHECK_THAT(r.output, Catch::StartsWith("OK: "));
 }
 
-TEST_CASE("validate refuses the kubernetes-sigs args kdesched cannot honour, saying why", "[cli][sigs]") {
+TEST_CASE("validate refuses the kubernetes-sigs args upstream refuses, saying why", "[cli][sigs]") {
     auto r = run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-refused.yaml"));
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output,
-               Catch::Contains("plugin \"PodLifeTime\" args: conditions[0].minTimeSinceLastTransitionSeconds: "
-                               "not supported: kdesched does not read a pod condition's lastTransitionTime yet"));
+               Catch::Contains("plugin \"PodLifeTime\" args: conditions[1]: at least one of type, status, reason, "
+                               "or minTimeSinceLastTransitionSeconds must be set"));
+    CHECK_THAT(r.output, !Catch::Contains("conditions[0]"));
     CHECK_THAT(r.output,
                Catch::Contains("plugin \"RemovePodsHavingTooManyRestarts\" args: podRestartThreshold: invalid "
                                "PodsHavingTooManyRestarts threshold"));

@@ -567,6 +567,7 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
         case Slot::created:
         case Slot::deleted:
         case Slot::nm_update_time:
+        case Slot::cond_transition:
         case Slot::bound_time: {
             auto ms = parse_rfc3339_ms(v);
             if (!ms) {
@@ -674,6 +675,7 @@ void ObjectDecoder::set_time(Slot slot, int64_t unix_ms) {
     if (slot == Slot::created) meta_->creation_ms = unix_ms;
     if (slot == Slot::deleted) meta_->deleting = true;
     if (slot == Slot::nm_update_time) metric_.update_ms = unix_ms;
+    if (slot == Slot::cond_transition) pod_.conditions.back().transition_ms = unix_ms;
     if (slot == Slot::bound_time) store(unix_ms);
 }
 
@@ -774,6 +776,7 @@ bool ObjectDecoder::Timestamp(int64_t unix_ms) {
         case Slot::created:
         case Slot::deleted:
         case Slot::nm_update_time:
+        case Slot::cond_transition:
         case Slot::bound_time:
             set_time(slot, unix_ms);
             return true;

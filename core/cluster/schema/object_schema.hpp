@@ -173,6 +173,7 @@ enum class Slot : unsigned char {
     cond_status,
     cond_reason,
     cond_message,
+    cond_transition,  // a pod condition's lastTransitionTime
     cs_name,
     waiting_reason,
     terminated_reason,
@@ -661,9 +662,10 @@ inline constexpr std::array<FieldRow, 2> kStateTerminated = {{
     {"exitCode", 1, Wire::int32, Slot::exit_code},
     {"reason", 3, Wire::string, Slot::terminated_reason},
 }};
-inline constexpr std::array<FieldRow, 4> kPodCondition = {{
+inline constexpr std::array<FieldRow, 5> kPodCondition = {{
     {"type", 1, Wire::string, Slot::cond_type},
     {"status", 2, Wire::string, Slot::cond_status},
+    {"lastTransitionTime", 4, Wire::time, Slot::cond_transition},
     {"reason", 5, Wire::string, Slot::cond_reason},
     {"message", 6, Wire::string, Slot::cond_message},
 }};
@@ -917,13 +919,14 @@ constexpr std::span<const FieldRow> rows_inside(const FieldRow& r) {
 constexpr bool wire_fits(const FieldRow& r) {
     switch (r.wire) {
         case Wire::string:
-            return is_string(r.slot) && r.slot != Slot::bound_time;
+            return is_string(r.slot) && r.slot != Slot::bound_time && r.slot != Slot::cond_transition;
         case Wire::boolean:
             return is_boolean(r.slot);
         case Wire::int32:
             return is_int32(r.slot);
         case Wire::time:
-            return r.slot == Slot::created || r.slot == Slot::deleted || r.slot == Slot::bound_time;
+            return r.slot == Slot::created || r.slot == Slot::deleted || r.slot == Slot::bound_time ||
+                   r.slot == Slot::cond_transition;
         case Wire::int_or_string:
             return r.slot == Slot::min_available || r.slot == Slot::max_unavailable;
         case Wire::message:

@@ -3,6 +3,8 @@
 #include "cluster/pod_derivations.hpp"
 #include "cluster/schema/bound_fields.hpp"
 
+#include <kdesched/view.hpp>
+
 namespace kd::core {
 
 namespace {
@@ -171,6 +173,18 @@ const kd_pod_condition* ModelPools::conditions(const PodDraft& d, size_t& count)
     });
     count = list.count;
     return list.items;
+}
+
+const int32_t* ModelPools::condition_transitions(const PodDraft& d) {
+    auto& out = scratch_.transitions;
+    out.clear();
+    bool any = false;
+    for (const auto& c : d.conditions) {
+        any = any || c.transition_ms.has_value();
+        out.push_back(c.transition_ms ? kd::condition_transition_entry(d.meta.creation_ms, *c.transition_ms)
+                                      : KD_NO_TRANSITION);
+    }
+    return any ? transition_pool_.intern(out) : nullptr;
 }
 
 const kd_taint* ModelPools::taints(const NodeDraft& d, size_t& count) {

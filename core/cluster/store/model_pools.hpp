@@ -38,6 +38,9 @@ public:
     const kd_pod_spec* pod_spec(const PodDraft& d);
     // The pod's conditions, found by content first; `count` receives their number.
     const kd_pod_condition* conditions(const PodDraft& d, size_t& count);
+    // kd_pod.condition_transitions of the pod: null when no condition has a lastTransitionTime.
+    // Seconds after the pod's creation repeat from pod to pod, so the arrays are shared too.
+    const int32_t* condition_transitions(const PodDraft& d);
     const kd_container_status* container_statuses(const PodDraft& d, size_t& count);
     const kd_taint* taints(const NodeDraft& d, size_t& count);
 
@@ -54,6 +57,7 @@ private:
     ArrayPool<kd_owner_reference> owner_pool_;
     ArrayPool<kd_pod_condition> condition_pool_;
     ArrayPool<kd_container_status> container_status_pool_;
+    ArrayPool<int32_t> transition_pool_;
     ArrayPool<kd_taint> taint_pool_;
     ArrayPool<kd_str> str_pool_;
     ArrayPool<kd_selector_requirement> requirement_pool_;
@@ -78,6 +82,7 @@ private:
         std::vector<kd_str> strs;
         std::vector<kd_pod_condition> conditions;
         std::vector<kd_container_status> container_statuses;
+        std::vector<int32_t> transitions;
         std::vector<kd_taint> taints;
         std::vector<std::pair<std::string_view, int64_t>> requests;
     } scratch_;

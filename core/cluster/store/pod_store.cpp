@@ -60,6 +60,7 @@ void PodStore::put(const PodDraft& d, std::string_view uid, ModelPools& pools) {
     for (const auto& c : d.conditions)
         if (c.type == "Ready" && c.status == "True") p.flags |= KD_POD_READY;
     p.conditions = pools.conditions(d, p.condition_count);
+    p.condition_transitions = pools.condition_transitions(d);
     p.container_statuses = pools.container_statuses(d, p.container_status_count);
     rec.pod = p;
     if (!existing) {

@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 6
+#define KD_API_VERSION_MINOR 7
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -344,7 +344,16 @@ typedef struct kd_pod {
     size_t container_status_count;
     /* (API 1.4) */
     int64_t start_time_ms; /* status.startTime (the kubelet acknowledged the pod), Unix ms; 0 = absent */
+    /* (API 1.7) Each condition's lastTransitionTime, parallel to `conditions` (entry i is
+     * conditions[i]'s): whole seconds after creation_ms (the API's timestamps have one-second
+     * resolution), KD_NO_TRANSITION when the condition has none. NULL when no condition has one.
+     * Kept apart from the conditions because those are shared by the pods with the same ones,
+     * while transition times are each pod's own. */
+    const int32_t* condition_transitions;
 } kd_pod;
+
+/* An entry of kd_pod.condition_transitions for a condition without lastTransitionTime. */
+#define KD_NO_TRANSITION INT32_MIN
 
 typedef struct kd_node {
     uint32_t struct_size;

@@ -55,6 +55,7 @@ struct HostStructSizes {
                                  : sizeof(kd_snapshot)),
                 size(minor < 3   ? offsetof(kd_pod, status_reason)
                      : minor < 4 ? offsetof(kd_pod, start_time_ms)
+                     : minor < 7 ? offsetof(kd_pod, condition_transitions)
                                  : sizeof(kd_pod)),
                 size(minor < 5   ? offsetof(kd_pod_spec, topology_spread_constraints)
                      : minor < 6 ? offsetof(kd_pod_spec, preferred_node_terms)
@@ -106,6 +107,7 @@ public:
         std::vector<std::pair<std::string, int64_t>> requests;
         std::vector<std::array<std::string, 4>> tolerations;  // key, operator, value, effect
         std::vector<std::array<std::string, 4>> conditions;   // type, status, reason, message
+        std::vector<std::optional<int64_t>> transitions;      // each condition's lastTransitionTime (ms)
         std::string status_reason;
         struct ContainerStatus {
             kd_container_kind kind;
@@ -197,9 +199,11 @@ public:
             return tolerations.push_back({std::move(key), std::move(op), std::move(value), std::move(effect)}), *this;
         }
         PodSpec& condition(std::string type, std::string status, std::string reason = "", std::string message = "") {
-            return conditions.push_back({std::move(type), std::move(status), std::move(reason), std::move(message)}),
-                   *this;
+            conditions.push_back({std::move(type), std::move(status), std::move(reason), std::move(message)});
+            return transitions.emplace_back(), *this;
         }
+        // (API 1.7) The condition added last changed at `unix_ms` (its lastTransitionTime).
+        PodSpec& transitioned_at(int64_t unix_ms) { return transitions.back() = unix_ms, *this; }
         PodSpec& with_status_reason(std::string r) { return status_reason = std::move(r), *this; }
         // A container status (API 1.3), placed after the others of its kind (app, init, ephemeral).
         PodSpec& container_status(std::string container, int32_t restarts,
@@ -425,6 +429,7 @@ public:
             for (auto& c : p.conditions) cond.push_back({sizeof(kd_pod_condition), s(c[0]), s(c[1]), s(c[2]), s(c[3])});
             k.conditions = cond.data();
             k.condition_count = cond.size();
+            k.condition_transitions = transitions(p);
             k.spec = &b.specs.back();
             k.status_reason = s(p.status_reason);
             auto& statuses = b.container_statuses.emplace_back();
@@ -498,6 +503,7 @@ private:
         std::deque<std::vector<kd_preferred_node_term>> preferred_node_terms;
         std::deque<std::vector<kd_pod_affinity_term>> pod_affinity_terms;
         std::deque<std::vector<kd_pod_condition>> conditions;
+        std::deque<std::vector<int32_t>> transitions;
         std::deque<std::vector<kd_container_status>> container_statuses;
         std::deque<std::vector<kd_node_selector_term>> terms;
         std::deque<std::vector<kd_selector_requirement>> requirements;
@@ -574,6 +580,14 @@ private:
         auto& v = built_->kvs.emplace_back();
         for (auto& [k, val] : in) v.push_back({s(k), s(val)});
         return {v.data(), v.size()};
+    }
+    const int32_t* transitions(const PodSpec& p) {
+        bool any = false;
+        for (auto& t : p.transitions) any = any || t.has_value();
+        if (!any) return nullptr;
+        auto& v = built_->transitions.emplace_back();
+        for (auto& t : p.transitions) v.push_back(t ? condition_transition_entry(p.created_ms, *t) : KD_NO_TRANSITION);
+        return v.data();
     }
     kd_str_list strs(const std::vector<std::string>& in) {
         auto& v = built_->strs.emplace_back();

@@ -21,6 +21,17 @@ inline kd_str to_kd(std::string_view s) {
     return kd_str{s.data(), s.size()};
 }
 
+// (API 1.7) What a host stores in kd_pod.condition_transitions for a condition that changed at
+// `transition_ms`, for a pod created at `creation_ms`: whole seconds after the creation (rounded
+// down; clamped to the int32 range, KD_NO_TRANSITION excluded).
+inline int32_t condition_transition_entry(int64_t creation_ms, int64_t transition_ms) {
+    int64_t d = transition_ms - creation_ms;
+    int64_t seconds = d >= 0 ? d / 1000 : -((-d + 999) / 1000);
+    if (seconds <= int64_t(KD_NO_TRANSITION)) return KD_NO_TRANSITION + 1;
+    if (seconds > int64_t(INT32_MAX)) return INT32_MAX;
+    return int32_t(seconds);
+}
+
 // Range over a C array of boundary structs, stepping by the producer's struct_size.
 template <class View, class C>
 class StructRange {
@@ -361,6 +372,16 @@ public:
     // kubelet) and on an older host, as creation_ms() is 0 when absent.
     int64_t start_ms() const {
         return p_->struct_size >= offsetof(kd_pod, start_time_ms) + sizeof(int64_t) ? p_->start_time_ms : 0;
+    }
+
+    // (API 1.7) status.conditions[i].lastTransitionTime in Unix ms (to the second): nullopt when
+    // that condition has none, and on an older host.
+    std::optional<int64_t> condition_transition_ms(size_t i) const {
+        if (p_->struct_size < offsetof(kd_pod, condition_transitions) + sizeof(const int32_t*)) return std::nullopt;
+        if (!p_->condition_transitions || i >= p_->condition_count) return std::nullopt;
+        const int32_t s = p_->condition_transitions[i];
+        if (s == KD_NO_TRANSITION) return std::nullopt;
+        return p_->creation_ms + int64_t(s) * 1000;
     }
 
     // (API 1.5; empty on an older host) spec.topologySpreadConstraints, in the pod's order.

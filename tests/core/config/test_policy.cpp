@@ -118,10 +118,10 @@ TEST_CASE("policy: fields are decoded strictly and checked where they are", "[po
     CHECK(text_errors(kHead + "gracePeriodSeconds: -1\n") ==
           Lines{policy_heading("test.yaml", 1),
                 "test.yaml:3:21: gracePeriodSeconds: must not be negative (0 deletes the evicted pods at once)"});
-    CHECK(text_errors(kHead + "evictionFailureEventNotification: true\n") ==
-          Lines{policy_heading("test.yaml", 1),
-                "test.yaml:3:35: evictionFailureEventNotification: kdesched does not record failed evictions as "
-                "Events yet: remove the field or set it to false (docs/compatibility.md)"});
+    CHECK(kd::core::parse_configuration(kHead + "evictionFailureEventNotification: true\n", "test.yaml")
+              .evictionFailureEventNotification);
+    CHECK_FALSE(kd::core::parse_configuration(kHead, "test.yaml").evictionFailureEventNotification);
+    CHECK(text_errors(kHead + "evictionFailureEventNotification: yes-please\n").size() == 2);
     CHECK(text_errors("apiVersion: descheduler/v1alpha1\nkind: DeschedulerPolicy\nstrategies: {}\n") ==
           Lines{policy_heading("test.yaml", 1),
                 "test.yaml:1:13: apiVersion: unsupported apiVersion \"descheduler/v1alpha1\" for a DeschedulerPolicy; "

@@ -2,6 +2,7 @@
 #include "config/configuration.hpp"
 #include "error.hpp"
 #include "loader/plugin_catalog.hpp"
+#include "recording_backend.hpp"
 #include "runtime/descheduler.hpp"
 
 #include <kdesched/plugin.hpp>
@@ -378,6 +379,38 @@ TEST_CASE("a refused eviction is not counted and limits reset every cycle", "[ru
     CHECK(out == std::vector<std::string>{"ns/refuse-1 failed refused by test", "ns/ok-1 accepted ",
                                           "ns/ok-2 limit-total limit-total", "ns/refuse-1 failed refused by test",
                                           "ns/ok-1 accepted ", "ns/ok-2 limit-total limit-total"});
+}
+
+TEST_CASE("evictionFailureEventNotification: a Warning Event for each eviction a limit stops or that fails",
+          "[runtime][proxy]") {
+    auto warnings = [](const std::string& head, bool notify) {
+        auto cat = catalog_with_fixtures();
+        RecordingBackend backend;
+        auto c = config(head + "maxNoOfPodsToEvictTotal: 1\n" + kEvictAllProfile);
+        c.evictionFailureEventNotification = notify;
+        Descheduler d(c, cat, &backend, nullptr);
+        kd::testing::SnapshotBuilder b;
+        b.node("n1");
+        b.node("n2");
+        b.pod("ns", "refuse-1").on("n1");
+        b.pod("ns", "ok-1").on("n1");
+        b.pod("ns", "ok-2").on("n2");
+        b.pod("ns", "keep").on("n2").label("keep", "true");
+        REQUIRE_FALSE(d.run_cycle(*b.build()));
+        std::vector<std::string> out;
+        for (const auto& e : backend.events)
+            if (e.rfind("Warning ", 0) == 0) out.push_back(e);
+        return out;
+    };
+    // Upstream's words (pkg/descheduler/evictions/evictions.go@v0.35.1) with kdesched as the actor;
+    // a pod a filter keeps is no failure.
+    CHECK(warnings("", true) ==
+          std::vector<std::string>{
+              "Warning EvictionFailed Pod ns/refuse-1: pod eviction from n1 node by kdesched failed: refused by test",
+              "Warning EvictionFailed Pod ns/ok-2: pod eviction from n2 node by kdesched failed: total eviction "
+              "limit exceeded (1)"});
+    CHECK(warnings("", false).empty());
+    CHECK(warnings("dryRun: true\n", true).empty());  // upstream's dry run sends its events nowhere
 }
 
 TEST_CASE("a cycle runs deschedule for every profile, then balance, in file order", "[runtime][cycle]") {

@@ -80,7 +80,7 @@ void add_pod(ClusterModel& m, const char* name) {
     d.bound.node_name = kd::to_kd("n1");
     d.phase = "Running";
     d.containers.push_back({{{"cpu", 500}}, {}});
-    d.conditions.push_back({"Ready", "True", "", ""});
+    d.conditions.push_back({"Ready", "True", "", "", std::nullopt});
     m.on_pod(d);
 }
 

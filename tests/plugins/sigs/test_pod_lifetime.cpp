@@ -248,24 +248,67 @@ TEST_CASE("PodLifeTime: condition filtering", "[podlifetime][upstream]") {
     }
 }
 
-// Upstream's TestTransitionTimeFiltering and the first TestCombinedFilters case need a
-// condition's lastTransitionTime, which kdesched does not read yet: the args are refused.
-TEST_CASE("PodLifeTime: transition time filtering is refused, not ignored", "[podlifetime][upstream]") {
-    const std::string refused =
-        "conditions[0].minTimeSinceLastTransitionSeconds: not supported: kdesched does not read a pod condition's "
-        "lastTransitionTime yet (docs/compatibility.md)";
-    for (std::string args :
-         {// evict pod with old transition time; user scenario: Succeeded + PodCompleted condition + ...
-          R"({"states": ["Succeeded"], "conditions": [{"reason": "PodCompleted", "status": "True",
-                 "minTimeSinceLastTransitionSeconds": 300}]})",
-          // do not evict pod with recent transition time
-          R"({"states": ["Succeeded"], "conditions": [{"minTimeSinceLastTransitionSeconds": 14400}]})",
-          // transition time scoped to matching conditions only
-          R"({"conditions": [{"reason": "PodCompleted", "minTimeSinceLastTransitionSeconds": 300}]})",
-          // no conditions on pod, transition time filter returns false
-          R"({"states": ["Running"], "conditions": [{"minTimeSinceLastTransitionSeconds": 300}]})"}) {
-        CHECK(create_error<PodLifeTime>(args) == refused);
+// Upstream's TestTransitionTimeFiltering: oldTransitionTime is two hours ago, newTransitionTime one
+// minute ago (pod_lifetime_test.go@v0.35.1).
+TEST_CASE("PodLifeTime: transition time filtering", "[podlifetime][upstream]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    const int64_t old_transition = b.now_ms() - 2 * 3'600'000, new_transition = b.now_ms() - 60'000;
+    Profile p;
+    SECTION("evict pod with old transition time") {
+        rs_pod(b, "p1")
+            .in_phase(KD_POD_SUCCEEDED)
+            .condition("Initialized", "True", "PodCompleted")
+            .transitioned_at(old_transition)
+            .condition("Ready", "False", "PodCompleted")
+            .transitioned_at(old_transition);
+        CHECK(p.run<PodLifeTime>(b, R"({"states": ["Succeeded"], "conditions": [{"reason": "PodCompleted",
+                 "status": "True", "minTimeSinceLastTransitionSeconds": 300}]})") == Pods{"default/p1"});
     }
+    SECTION("do not evict pod with recent transition time") {
+        rs_pod(b, "p1").in_phase(KD_POD_SUCCEEDED).condition("Ready", "False").transitioned_at(new_transition);
+        CHECK(p.run<PodLifeTime>(b, R"({"states": ["Succeeded"], "conditions": [{"minTimeSinceLastTransitionSeconds":
+                 14400}]})")
+                  .empty());
+    }
+    SECTION("transition time scoped to matching conditions only") {
+        rs_pod(b, "p1")
+            .condition("Initialized", "", "PodCompleted")
+            .transitioned_at(old_transition)
+            .condition("Ready", "", "OtherReason")
+            .transitioned_at(new_transition);
+        CHECK(p.run<PodLifeTime>(
+                  b, R"({"conditions": [{"reason": "PodCompleted", "minTimeSinceLastTransitionSeconds": 300}]})") ==
+              Pods{"default/p1"});
+    }
+    SECTION("no conditions on pod, transition time filter returns false") {
+        rs_pod(b, "p1").in_phase(KD_POD_RUNNING);
+        CHECK(p.run<PodLifeTime>(b, R"({"states": ["Running"], "conditions": [{"minTimeSinceLastTransitionSeconds":
+                 300}]})")
+                  .empty());
+    }
+}
+
+// Upstream's TestCombinedFilters, "user scenario: Succeeded + PodCompleted condition + transition
+// time threshold".
+TEST_CASE("PodLifeTime: Succeeded + PodCompleted condition + transition time threshold", "[podlifetime][upstream]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    const int64_t old_transition = b.now_ms() - 2 * 3'600'000, new_transition = b.now_ms() - 60'000;
+    rs_pod(b, "stale-completed")
+        .in_phase(KD_POD_SUCCEEDED)
+        .condition("Initialized", "True", "PodCompleted")
+        .transitioned_at(old_transition)
+        .condition("Ready", "False", "PodCompleted")
+        .transitioned_at(old_transition);
+    rs_pod(b, "recent-completed")
+        .in_phase(KD_POD_SUCCEEDED)
+        .condition("Initialized", "True", "PodCompleted")
+        .transitioned_at(new_transition);
+    rs_pod(b, "running-pod").in_phase(KD_POD_RUNNING);
+    Profile p;
+    CHECK(p.run<PodLifeTime>(b, R"({"states": ["Succeeded"], "conditions": [{"reason": "PodCompleted",
+             "status": "True", "minTimeSinceLastTransitionSeconds": 300}]})") == Pods{"default/stale-completed"});
 }
 
 TEST_CASE("PodLifeTime: owner kinds filtering", "[podlifetime][upstream]") {
@@ -335,7 +378,9 @@ TEST_CASE("PodLifeTime: validation (upstream's TestValidation)", "[podlifetime][
           R"({"maxPodLifeTimeSeconds": 600})", R"({"states": ["Running"], "maxPodLifeTimeSeconds": 600})",
           R"({"states": ["Succeeded"], "conditions": [{"reason": "PodCompleted"}]})", R"({"exitCodes": [1]})"})
         CHECK(create_error<PodLifeTime>(valid) == "");
-    // "valid: condition with (only) minTimeSinceLastTransitionSeconds" are refused here: see above.
+    CHECK(create_error<PodLifeTime>(
+              R"({"conditions": [{"reason": "PodCompleted", "minTimeSinceLastTransitionSeconds": 300}]})") == "");
+    CHECK(create_error<PodLifeTime>(R"({"conditions": [{"minTimeSinceLastTransitionSeconds": 300}]})") == "");
     CHECK(create_error<PodLifeTime>("{}") ==
           "at least one filtering criterion must be specified (maxPodLifeTimeSeconds, states, conditions, or "
           "exitCodes)");
@@ -404,6 +449,28 @@ TEST_CASE("PodLifeTime: the age must exceed maxPodLifeTimeSeconds in whole secon
     SECTION("0 takes every pod older than a second") {
         p.host.clear();
         CHECK(p.run<PodLifeTime>(b, R"({"maxPodLifeTimeSeconds": 0})") == Pods{"default/over", "default/exactly"});
+    }
+}
+
+TEST_CASE("PodLifeTime: minTimeSinceLastTransitionSeconds counts whole seconds of the matching condition",
+          "[podlifetime]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    const int64_t now = b.now_ms();
+    rs_pod(b, "exactly-300s").condition("Ready", "False").transitioned_at(now - 300'000);
+    rs_pod(b, "299s").condition("Ready", "False").transitioned_at(now - 299'000);
+    rs_pod(b, "in-the-future").condition("Ready", "False").transitioned_at(now + 60'000);
+    rs_pod(b, "no-transition-time").condition("Ready", "False");
+    rs_pod(b, "other-condition-old").condition("Ready", "True").transitioned_at(now - 3'600'000);
+    const std::string args = R"({"conditions": [{"status": "False", "minTimeSinceLastTransitionSeconds": 300}]})";
+    SECTION("on this host") {
+        Profile p;
+        CHECK(p.run<PodLifeTime>(b, args) == Pods{"default/exactly-300s"});
+    }
+    SECTION("a host of plugin API 1.6 has no transition times: nothing matches") {
+        b.as_api_minor(6);
+        Profile p;
+        CHECK(p.run<PodLifeTime>(b, args).empty());
     }
 }
 

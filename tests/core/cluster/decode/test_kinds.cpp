@@ -320,6 +320,8 @@ void check_pod(const PodDraft& p) {
     CHECK(p.conditions[1].status == "False");
     CHECK(p.conditions[1].reason == "ContainersNotReady");
     CHECK(p.conditions[1].message == "containers with unready status: [app]");
+    CHECK(p.conditions[0].transition_ms == 1714564801000);  // lastTransitionTime (API 1.7)
+    CHECK(p.conditions[1].transition_ms == 1714564805000);
 }
 
 const char* const kNodeJson = R"({

@@ -27,7 +27,7 @@ struct PodSpecForTest {
         d.bound.node_name = kd::to_kd(node);
         d.phase = "Running";
         d.containers.push_back({{{cpu_name, cpu_milli}}, {}});
-        d.conditions.push_back({"Ready", "True", "", ""});
+        d.conditions.push_back({"Ready", "True", "", "", std::nullopt});
         return d;
     }
 };
@@ -114,6 +114,30 @@ TEST_CASE("a pod's start time reaches the plugin view (API 1.4); an older host's
     kd_pod old = *m.pod_by_uid("u1");
     old.struct_size = offsetof(kd_pod, start_time_ms);
     CHECK(kd::Pod(&old).start_ms() == 0);
+}
+
+TEST_CASE("conditions' lastTransitionTime reach the plugin view (API 1.7), shared when the offsets repeat", "[model]") {
+    ClusterModel m;
+    PodSpecForTest a{"u1", "default", "web-1", "n1"}, b{"u2", "default", "web-2", "n1"},
+        c{"u3", "default", "web-3", "n2"};
+    for (auto* spec : {&a, &b}) {
+        PodDraft d = spec->draft();  // created at 1000 ms
+        d.conditions.push_back({"PodScheduled", "True", "", "", 1000 + 2'000});
+        d.conditions.push_back({"Initialized", "True", "", "", 1000 - 3'500});  // before creation: kept too
+        m.on_pod(d);
+    }
+    m.on_pod(c.draft());
+    kd::Pod p(m.pod_by_uid("u1"));
+    REQUIRE(p.conditions().size() == 3);
+    CHECK(p.condition_transition_ms(0) == std::nullopt);  // Ready has none
+    CHECK(p.condition_transition_ms(1) == 3000);
+    CHECK(p.condition_transition_ms(2) == 1000 - 4'000);  // whole seconds, rounded down
+    CHECK(p.condition_transition_ms(3) == std::nullopt);  // past the end
+    CHECK(m.pod_by_uid("u1")->condition_transitions == m.pod_by_uid("u2")->condition_transitions);
+    CHECK(m.pod_by_uid("u3")->condition_transitions == nullptr);
+    kd_pod old = *m.pod_by_uid("u1");
+    old.struct_size = offsetof(kd_pod, condition_transitions);
+    CHECK(kd::Pod(&old).condition_transition_ms(1) == std::nullopt);
 }
 
 TEST_CASE("unbound pods are on no node, not even on a node name never seen", "[model]") {
