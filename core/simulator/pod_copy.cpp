@@ -92,6 +92,8 @@ const PodDraft& PodCopy::replacement(const std::string& name, const std::string&
     // The template's bound fields; of the pod's own (its status), only where it runs.
     d.bound_spec = bound_spec_;
     d.bound.node_name = kd::to_kd(new_node_);
+    // A bound replacement has started (its kubelet set status.startTime) when the scheduler placed it.
+    if (!node.empty()) d.bound.start_time_ms = now_ms;
     d.scheduler_name = scheduler_;
     d.priority = priority_;
     d.qos_class = qos_;

@@ -62,7 +62,10 @@ const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod
             return reason::kLabelSelector;
     }
     if (args_.minReplicas > 1 && !enough_replicas(cycle, pod)) return reason::kMinReplicas;
-    if (args_.minPodAge && cycle.now_ms() - pod.creation_ms() < min_pod_age_ms_ceil_) return reason::kMinPodAge;
+    // Age since status.startTime, and a pod no kubelet has started is never old enough
+    // (defaultevictor/constraints.go@v0.35.1, evictionConstraintsForMinPodAge).
+    if (args_.minPodAge && (pod.start_ms() == 0 || cycle.now_ms() - pod.start_ms() < min_pod_age_ms_ceil_))
+        return reason::kMinPodAge;
     return nullptr;
 }
 

@@ -281,14 +281,30 @@ TEST_CASE("filter: minReplicas counts the pods sharing the owner", "[filter]") {
     }
 }
 
+// Upstream's TestDefaultEvictorFilter minPodAge cases (defaultevictor_test.go@v0.35.1): 50 minutes.
+TEST_CASE("filter: minPodAge of 50 minutes, as upstream's cases", "[filter][upstream]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    workload(b, "started-10m-ago").started(b.now_ms() - 10 * kMinute);
+    workload(b, "started-60m-ago").started(b.now_ms() - 60 * kMinute);
+    CHECK(run_filter(b, R"({"minPodAge":"50m"})", "started-10m-ago").reason == reason::kMinPodAge);
+    CHECK(run_filter(b, R"({"minPodAge":"50m"})", "started-60m-ago").allowed);
+    CHECK(run_filter(b, "{}", "started-60m-ago").allowed);  // nil minPodAge
+}
+
 TEST_CASE("filter: minPodAge", "[filter]") {
     SnapshotBuilder b;
     b.node("n1");
-    workload(b, "young").created(b.now_ms() - 5 * kMinute);
-    workload(b, "exact").created(b.now_ms() - 10 * kMinute);
-    workload(b, "almost").created(b.now_ms() - 10 * kMinute + 1);
-    workload(b, "old").created(b.now_ms() - 11 * kMinute);
+    // The age counts from status.startTime, not creationTimestamp (every pod here was created long ago).
+    const int64_t long_ago = b.now_ms() - 60 * kMinute;
+    workload(b, "young").created(long_ago).started(b.now_ms() - 5 * kMinute);
+    workload(b, "exact").created(long_ago).started(b.now_ms() - 10 * kMinute);
+    workload(b, "almost").created(long_ago).started(b.now_ms() - 10 * kMinute + 1);
+    workload(b, "old").created(long_ago).started(b.now_ms() - 11 * kMinute);
+    workload(b, "never-started").created(long_ago);
     const std::string args = R"({"minPodAge":"10m"})";
+    CHECK(run_filter(b, args, "never-started").reason == reason::kMinPodAge);
+    CHECK(run_filter(b, "{}", "never-started").allowed);
     auto young = run_filter(b, args, "young");
     CHECK_FALSE(young.allowed);
     CHECK(young.reason == reason::kMinPodAge);
