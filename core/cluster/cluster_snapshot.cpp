@@ -2,11 +2,13 @@
 
 #include "cluster/cluster_model.hpp"
 #include "cluster/migration_json.hpp"
+#include "cluster/small_kinds_json.hpp"
 #include "cluster/string_pool.hpp"
 
 #include <kdesched/view.hpp>
 
 #include <algorithm>
+#include <tuple>
 
 namespace kd::core {
 
@@ -82,6 +84,17 @@ kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
             std::vector<const Reservation*> rs;
             for (const auto& [uid, r] : self->model_.reservations()) rs.push_back(&r);
             json = to_json_array(rs);
+        } else if (view(kind) == "Namespace") {
+            std::vector<const Namespace*> all;
+            for (const auto& [uid, n] : self->model_.namespaces()) all.push_back(&n);
+            std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->name < b->name; });
+            json = to_json_array(all);
+        } else if (view(kind) == "PodDisruptionBudget") {
+            std::vector<const PodDisruptionBudget*> all;
+            for (const auto& [uid, p] : self->model_.pdbs()) all.push_back(&p);
+            std::sort(all.begin(), all.end(),
+                      [](auto* a, auto* b) { return std::tie(a->ns, a->name) < std::tie(b->ns, b->name); });
+            json = to_json_array(all);
         }
         it = self->object_lists_.emplace(std::string(view(kind)), std::move(json)).first;
     }

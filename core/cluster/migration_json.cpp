@@ -158,24 +158,7 @@ std::string to_json(const Reservation& r) {
             }
             w.EndObject();
         }
-        if (o.label_selector) {
-            w.Key("labelSelector");
-            w.StartObject();
-            json::string_map(w, "matchLabels", o.label_selector->matchLabels);
-            if (!o.label_selector->matchExpressions.empty()) {
-                w.Key("matchExpressions");
-                w.StartArray();
-                for (const auto& e : o.label_selector->matchExpressions) {
-                    w.StartObject();
-                    json::field(w, "key", e.key);
-                    json::field(w, "operator", e.operator_);
-                    json::string_array(w, "values", e.values);
-                    w.EndObject();
-                }
-                w.EndArray();
-            }
-            w.EndObject();
-        }
+        if (o.label_selector) json::label_selector(w, "labelSelector", *o.label_selector);
         w.EndObject();
     }
     w.EndArray();

@@ -3,6 +3,8 @@
 // bodies). Plugins have their own, on their side of the boundary.
 #pragma once
 
+#include <kdesched/label_selector.hpp>
+
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -99,6 +101,21 @@ void object_array(W& w, std::string_view k, const Items& items, WriteOne&& write
         w.EndObject();
     }
     w.EndArray();
+}
+
+// "key": a metav1.LabelSelector; {} when it is empty (which selects everything: never left out).
+template <class W>
+void label_selector(W& w, std::string_view k, const kd::LabelSelector& s) {
+    key(w, k);
+    w.StartObject();
+    string_map(w, "matchLabels", s.matchLabels);
+    if (!s.matchExpressions.empty())
+        object_array(w, "matchExpressions", s.matchExpressions, [&](const kd::LabelSelectorRequirement& e) {
+            field(w, "key", e.key);
+            field(w, "operator", e.operator_);
+            string_array(w, "values", e.values);
+        });
+    w.EndObject();
 }
 
 }  // namespace kd::core::json

@@ -42,9 +42,7 @@ void validate_protection_list(const std::vector<std::string>& list, bool extra, 
                                 "\" (defaultDisabled accepts: " + listed(kDefaultProtections) + ")");
             continue;
         }
-        if (name == "PodsWithoutPDB")
-            errs.add(p, "PodsWithoutPDB is not supported yet: the snapshot does not provide PodDisruptionBudgets");
-        else if (name == "PodsWithResourceClaims")
+        if (name == "PodsWithResourceClaims")
             errs.add(p,
                      "PodsWithResourceClaims is not supported yet: the snapshot does not provide pod resource claims");
         else if (!one_of(kExtraProtections, name))
@@ -77,13 +75,6 @@ void DefaultEvictorArgs::validate(kd::Errors& errs, const std::string& path) con
                                                      " (system-critical priority), got " + std::to_string(*t.value));
     }
 
-    if (ignorePodsWithoutPDB)
-        errs.add(kd::field_path(path, "ignorePodsWithoutPDB"),
-                 "not supported yet: the snapshot does not provide PodDisruptionBudgets; remove it or set it to false");
-    if (namespaceLabelSelector && !namespaceLabelSelector->empty())
-        errs.add(kd::field_path(path, "namespaceLabelSelector"),
-                 "not supported yet: the snapshot does not provide Namespace labels; remove it");
-
     std::string pp = kd::field_path(path, "podProtections");
     validate_protection_list(podProtections.defaultDisabled, false, kd::field_path(pp, "defaultDisabled"), errs);
     validate_protection_list(podProtections.extraEnabled, true, kd::field_path(pp, "extraEnabled"), errs);
@@ -93,11 +84,10 @@ void DefaultEvictorArgs::validate(kd::Errors& errs, const std::string& path) con
     if (podProtections.in_use()) {
         // Upstream silently drops the deprecated flags once podProtections is used; refusing the mix
         // keeps a flag from being ignored without a word.
-        const std::pair<const char*, bool> legacy[] = {{"evictLocalStoragePods", evictLocalStoragePods},
-                                                       {"evictDaemonSetPods", evictDaemonSetPods},
-                                                       {"evictSystemCriticalPods", evictSystemCriticalPods},
-                                                       {"ignorePvcPods", ignorePvcPods},
-                                                       {"evictFailedBarePods", evictFailedBarePods}};
+        const std::pair<const char*, bool> legacy[] = {
+            {"evictLocalStoragePods", evictLocalStoragePods},     {"evictDaemonSetPods", evictDaemonSetPods},
+            {"evictSystemCriticalPods", evictSystemCriticalPods}, {"ignorePvcPods", ignorePvcPods},
+            {"ignorePodsWithoutPDB", ignorePodsWithoutPDB},       {"evictFailedBarePods", evictFailedBarePods}};
         for (const auto& [name, set] : legacy)
             if (set)
                 errs.add(kd::field_path(path, name),
@@ -114,6 +104,7 @@ Protections effective_protections(const DefaultEvictorArgs& args) {
         p.systemCritical = !args.evictSystemCriticalPods;
         p.failedBarePods = !args.evictFailedBarePods;
         p.pvc = args.ignorePvcPods;
+        p.withoutPdb = args.ignorePodsWithoutPDB;
         return p;
     }
     for (const auto& name : args.podProtections.defaultDisabled) {
@@ -122,8 +113,10 @@ Protections effective_protections(const DefaultEvictorArgs& args) {
         if (name == "SystemCriticalPods") p.systemCritical = false;
         if (name == "FailedBarePods") p.failedBarePods = false;
     }
-    for (const auto& name : args.podProtections.extraEnabled)
+    for (const auto& name : args.podProtections.extraEnabled) {
         if (name == "PodsWithPVC") p.pvc = true;
+        if (name == "PodsWithoutPDB") p.withoutPdb = true;
+    }
     return p;
 }
 

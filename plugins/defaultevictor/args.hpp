@@ -60,9 +60,10 @@ struct DefaultEvictorArgs {
     bool nodeFit = false;
     uint64_t minReplicas = 0;  // ≤ 1: no check
     std::optional<kd::Duration> minPodAge;
-    bool ignorePodsWithoutPDB = false;  // rejected when true: the snapshot has no PodDisruptionBudgets
+    bool ignorePodsWithoutPDB = false;  // deprecated flag of PodsWithoutPDB, see podProtections
     PodProtections podProtections;
-    std::optional<kd::LabelSelector> namespaceLabelSelector;  // rejected when non-empty: no Namespace labels
+    // Only pods of namespaces it selects are evicted; read only when it has matchLabels (upstream).
+    std::optional<kd::LabelSelector> namespaceLabelSelector;
 
     template <class V>
     void fields(V& v) {
@@ -93,6 +94,7 @@ struct Protections {
     bool systemCritical = true;  // SystemCriticalPods (and priorityThreshold)
     bool failedBarePods = true;  // FailedBarePods: every bare pod protected; off = only non-Failed bare pods
     bool pvc = false;            // PodsWithPVC
+    bool withoutPdb = false;     // PodsWithoutPDB: a pod no PodDisruptionBudget selects is protected
 };
 
 // Resolves the protections the way upstream getEffectivePodProtections does.

@@ -55,6 +55,9 @@ const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod
             if (owner.kind() == "DaemonSet") return reason::kDaemonSetPod;
     }
     if (protections_.pvc && pod.has_pvc()) return reason::kPVC;
+    if (protections_.withoutPdb) {
+        if (!objects(cycle).covered_by_pdb(pod)) return reason::kWithoutPDB;
+    }
 
     if (args_.labelSelector && !args_.labelSelector->empty()) {
         kd::KeyValues labels = pod.labels();
@@ -122,12 +125,26 @@ kd::Verdict DefaultEvictor::filter(kd::Cycle& cycle, const kd::Pod& pod) {
     return why ? kd::Verdict::reject(why) : kd::Verdict::allow();
 }
 
+const ClusterObjects& DefaultEvictor::objects(const kd::Cycle& cycle) {
+    objects_.refresh(cycle.snapshot(), namespace_selector_in_use(), protections_.withoutPdb);
+    return objects_;
+}
+
 kd::Verdict DefaultEvictor::pre_eviction_filter(kd::Cycle& cycle, const kd::Pod& pod) {
-    if (!args_.nodeFit) return kd::Verdict::allow();
-    kd::Snapshot snap = cycle.snapshot();
-    kd::NodeRequestTotals& totals = fit_totals(cycle);
-    bool fits = kd::pod_fits_any_other_selected_node(snap, pod, totals, node_selector_ ? &*node_selector_ : nullptr);
-    return fits ? kd::Verdict::allow() : kd::Verdict::reject(reason::kNodeFit);
+    if (args_.nodeFit) {
+        kd::Snapshot snap = cycle.snapshot();
+        kd::NodeRequestTotals& totals = fit_totals(cycle);
+        if (!kd::pod_fits_any_other_selected_node(snap, pod, totals, node_selector_ ? &*node_selector_ : nullptr))
+            return kd::Verdict::reject(reason::kNodeFit);
+    }
+    // The pod's Namespace must be one the selector selects; one the host does not know is not
+    // (defaultevictor.go@v0.35.1, PreEvictionFilter). Read only when it has matchLabels, as upstream.
+    if (namespace_selector_in_use()) {
+        const auto* labels = objects(cycle).namespace_labels(pod.ns());
+        if (!labels || !args_.namespaceLabelSelector->matches_map(*labels))
+            return kd::Verdict::reject(reason::kNamespaceLabelSelector);
+    }
+    return kd::Verdict::allow();
 }
 
 kd::EvictOutcome DefaultEvictor::evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request) {

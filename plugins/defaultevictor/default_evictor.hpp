@@ -4,6 +4,7 @@
 #pragma once
 
 #include "args.hpp"
+#include "cluster_objects.hpp"
 
 #include <kdesched/node_fit.hpp>
 #include <kdesched/plugin.hpp>
@@ -34,6 +35,8 @@ inline constexpr const char* kLabelSelector = "LabelSelector";
 inline constexpr const char* kMinReplicas = "MinReplicas";
 inline constexpr const char* kMinPodAge = "MinPodAge";
 inline constexpr const char* kNodeFit = "NodeFit";
+inline constexpr const char* kWithoutPDB = "WithoutPDB";
+inline constexpr const char* kNamespaceLabelSelector = "NamespaceLabelSelector";
 }  // namespace reason
 
 // Annotations read by the filter.
@@ -55,7 +58,7 @@ public:
     // the protections, labelSelector, minReplicas and minPodAge reject with a reason code.
     kd::Verdict filter(kd::Cycle& cycle, const kd::Pod& pod);
     // Upstream `DefaultEvictor.PreEvictionFilter`: with nodeFit the pod must fit another ready node
-    // (selected by nodeSelector).
+    // (selected by nodeSelector); with namespaceLabelSelector its Namespace must match.
     kd::Verdict pre_eviction_filter(kd::Cycle& cycle, const kd::Pod& pod);
     // Evicts through the host (policy/v1 Eviction); failed with the API's message when refused.
     kd::EvictOutcome evict(kd::Cycle& cycle, const kd::Pod& pod, const kd::EvictRequest& request);
@@ -74,6 +77,7 @@ private:
     static SnapshotKey key_of(const kd::Cycle& cycle);
 
     bool enough_replicas(const kd::Cycle& cycle, const kd::Pod& pod);
+    const ClusterObjects& objects(const kd::Cycle& cycle);
     kd::NodeRequestTotals& fit_totals(const kd::Cycle& cycle);
 
     Args args_;
@@ -92,6 +96,11 @@ private:
     // Node request totals for nodeFit, kept for the hook calls of one snapshot.
     std::optional<SnapshotKey> totals_key_;
     std::optional<kd::NodeRequestTotals> totals_;
+    // Namespaces (namespaceLabelSelector) and PodDisruptionBudgets (PodsWithoutPDB), when asked for.
+    ClusterObjects objects_;
+    bool namespace_selector_in_use() const {
+        return args_.namespaceLabelSelector && !args_.namespaceLabelSelector->matchLabels.empty();
+    }
 };
 
 }  // namespace kd::plugins::defaultevictor

@@ -102,13 +102,11 @@ TEST_CASE("args: errors carry field paths", "[args]") {
         {R"({"priorityThreshold":{"value":3000000000}})",
          "priorityThreshold.value: out of range (-2147483648 to 2147483647)"},
         {R"({"priorityThreshold":{"valu":1}})", "priorityThreshold.valu: unknown field"},
-        {R"({"ignorePodsWithoutPDB":true})",
-         "ignorePodsWithoutPDB: not supported yet: the snapshot does not provide PodDisruptionBudgets"},
-        {R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"}}})",
-         "namespaceLabelSelector: not supported yet: the snapshot does not provide Namespace labels"},
-        {R"({"podProtections":{"extraEnabled":["PodsWithoutPDB"]}})",
-         "podProtections.extraEnabled[0]: PodsWithoutPDB is not supported yet: the snapshot does not provide "
-         "PodDisruptionBudgets"},
+        {R"({"ignorePodsWithoutPDB":true,"podProtections":{"extraEnabled":["PodsWithPVC"]}})",
+         "ignorePodsWithoutPDB: cannot be combined with podProtections"},
+        {R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"},"matchExpressions":[{"key":"x","operator":"Near"}]}})",
+         "namespaceLabelSelector.matchExpressions[0].operator: unknown operator \"Near\" (use In, NotIn, Exists or "
+         "DoesNotExist)"},
         {R"({"podProtections":{"extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})",
          "podProtections.extraEnabled[1]: PodsWithResourceClaims is not supported yet"},
         {R"({"podProtections":{"extraEnabled":["DaemonSetPods"]}})",
@@ -132,11 +130,19 @@ TEST_CASE("args: errors carry field paths", "[args]") {
     }
 }
 
+TEST_CASE("args: namespaceLabelSelector is checked even without matchLabels (upstream does not read it then)",
+          "[args]") {
+    CHECK(create_error(R"({"namespaceLabelSelector":{"matchExpressions":[{"key":"x","operator":"Near"}]}})") ==
+          "namespaceLabelSelector.matchExpressions[0].operator: unknown operator \"Near\" (use In, NotIn, Exists or "
+          "DoesNotExist)");
+}
+
 TEST_CASE("args: every problem is reported at once", "[args]") {
     std::string err = create_error(R"({"ignorePodsWithoutPDB":true,"priorityThreshold":{"name":"x"},)"
-                                   R"("namespaceLabelSelector":{"matchLabels":{"a":"b"}},"nodeSelector":"a in ()x"})");
-    CHECK_THAT(err, Catch::Matchers::Contains("ignorePodsWithoutPDB: not supported yet"));
+                                   R"("podProtections":{"extraEnabled":["PodsWithoutPDB"]},)"
+                                   R"("namespaceLabelSelector":{"matchLabels":{"a":"b!"}},"nodeSelector":"a in ()x"})");
+    CHECK_THAT(err, Catch::Matchers::Contains("ignorePodsWithoutPDB: cannot be combined with podProtections"));
     CHECK_THAT(err, Catch::Matchers::Contains("priorityThreshold.name: not supported yet"));
-    CHECK_THAT(err, Catch::Matchers::Contains("namespaceLabelSelector: not supported yet"));
+    CHECK_THAT(err, Catch::Matchers::Contains("namespaceLabelSelector.matchLabels.a: invalid label value \"b!\""));
     CHECK_THAT(err, Catch::Matchers::Contains("nodeSelector: invalid label selector"));
 }

@@ -506,3 +506,90 @@ TEST_CASE("create: defaults accept an empty args object", "[args]") {
     CHECK(create_error(R"({"namespaceLabelSelector":{},"priorityThreshold":{"name":""},"ignorePodsWithoutPDB":false})")
               .empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// PodsWithoutPDB and namespaceLabelSelector: the host's Namespaces and PodDisruptionBudgets
+// (kd_snapshot.list_objects, plugin API 1.7).
+
+namespace {
+
+std::string pdb_json(const std::string& ns, const std::string& name, const std::string& selector) {
+    return R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"namespace":")" + ns +
+           R"(","name":")" + name + R"("},"spec":{)" + (selector.empty() ? "" : R"("selector":)" + selector) +
+           R"(},"status":{"disruptionsAllowed":1}})";
+}
+
+std::string namespace_json(const std::string& name, const std::string& labels) {
+    return R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"(","labels":)" + labels + "}}";
+}
+
+}  // namespace
+
+// Upstream's "ignorePodsWithoutPDB, pod with no PDBs, no eviction", "…, pod with PDBs, evicts" and
+// "Pod without PDB is not evicted because 'PodsWithoutPDB' is in ExtraEnabled" (defaultevictor_test.go@v0.35.1).
+TEST_CASE("filter: PodsWithoutPDB, as upstream's cases", "[filter][upstream]") {
+    for (std::string args :
+         {R"({"ignorePodsWithoutPDB":true})", R"({"podProtections":{"extraEnabled":["PodsWithoutPDB"]}})"}) {
+        INFO(args);
+        SnapshotBuilder without;
+        without.node("n1");
+        workload(without, "p1").label("app", "foo");
+        CHECK(run_filter(without, args, "p1").reason == reason::kWithoutPDB);
+        SnapshotBuilder with;
+        with.node("n1");
+        workload(with, "p1").label("app", "foo");
+        with.objects("PodDisruptionBudget",
+                     "[" + pdb_json("default", "pdb1", R"({"matchLabels":{"app":"foo"}})") + "]");
+        CHECK(run_filter(with, args, "p1").allowed);
+    }
+}
+
+TEST_CASE("filter: PodsWithoutPDB reads each budget's selector as IsPodCoveredByPDB does", "[filter]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    workload(b, "web").label("app", "web");
+    workload(b, "db").label("app", "db");
+    b.pod("other", "web").on("n1").owner("ReplicaSet", "web-rs").label("app", "web");
+    b.pod("everything", "x").on("n1").owner("ReplicaSet", "x-rs");
+    b.objects("PodDisruptionBudget",
+              "[" + pdb_json("default", "web", R"({"matchLabels":{"app":"web"}})") + "," +
+                  pdb_json("default", "no-selector", "") + "," +  // selects no pod
+                  pdb_json("default", "invalid", R"({"matchExpressions":[{"key":"app","operator":"In"}]})") + "," +
+                  pdb_json("everything", "all", "{}") + "]");
+    const std::string args = R"({"ignorePodsWithoutPDB":true})";
+    FakeHost host;
+    auto plugin = host.instantiate<DefaultEvictor>(args);
+    const kd_snapshot* s = b.build();
+    kd::Snapshot snap(s);
+    auto verdict = [&](const char* ns, const char* name) { return plugin.filter(s, *snap.find_pod(ns, name)); };
+    CHECK(verdict("default", "web").allowed);
+    CHECK(verdict("default", "db").reason == reason::kWithoutPDB);  // the invalid selector matches nothing
+    CHECK(verdict("other", "web").reason == reason::kWithoutPDB);   // a budget covers its own namespace only
+    CHECK(verdict("everything", "x").allowed);                      // {} selects every pod
+}
+
+TEST_CASE("preEvictionFilter: namespaceLabelSelector", "[preevictionfilter]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    b.node("n2");
+    workload(b, "p");
+    b.objects("Namespace",
+              "[" + namespace_json("default", R"({"team":"a","kubernetes.io/metadata.name":"default"})") + "]");
+    CHECK(run_pre(b, R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"}}})").allowed);
+    CHECK(run_pre(b, R"({"namespaceLabelSelector":{"matchLabels":{"team":"b"}}})").reason ==
+          reason::kNamespaceLabelSelector);
+    // matchExpressions count too once matchLabels makes upstream read the selector…
+    CHECK(run_pre(b, R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"},)"
+                     R"("matchExpressions":[{"key":"team","operator":"NotIn","values":["a"]}]}})")
+              .reason == reason::kNamespaceLabelSelector);
+    // …and without matchLabels it is not read at all.
+    CHECK(
+        run_pre(b, R"({"namespaceLabelSelector":{"matchExpressions":[{"key":"team","operator":"In","values":["b"]}]}})")
+            .allowed);
+    // A Namespace the host does not know (an older host lists none) is not selected.
+    SnapshotBuilder unknown;
+    unknown.node("n1");
+    workload(unknown, "p");
+    CHECK(run_pre(unknown, R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"}}})").reason ==
+          reason::kNamespaceLabelSelector);
+}

@@ -59,3 +59,39 @@ TEST_CASE("the NodeMetrics of the test and example snapshots fit the NodeMetric 
         CHECK(checked >= 1);
     }
 }
+
+TEST_CASE("Namespaces and PodDisruptionBudgets are listed to plugins in their wire form (API 1.7)", "[decode]") {
+    ClusterModel model;
+    auto report = load_cluster_text(R"({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "web", "uid": "ns-2", "labels": {"team": "a"}}},
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "batch", "uid": "ns-1"}},
+        {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+         "metadata": {"namespace": "web", "name": "front", "uid": "pdb-1"},
+         "spec": {"selector": {"matchLabels": {"app": "front"},
+                               "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a", "b"]}]},
+                  "maxUnavailable": "25%"},
+         "status": {"disruptionsAllowed": 2}},
+        {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+         "metadata": {"namespace": "batch", "name": "all", "uid": "pdb-2"},
+         "spec": {"selector": {}, "minAvailable": 1}},
+        {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+         "metadata": {"namespace": "batch", "name": "none", "uid": "pdb-3"}, "spec": {"minAvailable": 1}}
+    ]})",
+                                    "objects.json", model);
+    CHECK(report.objects["Namespace"] == 2);
+    CHECK(report.objects["PodDisruptionBudget"] == 3);
+    auto snap = std::make_unique<ClusterSnapshot>(model, 0);
+    kd::Snapshot s(&snap->raw());
+    // By name, and by namespace and name; an empty selector ({}: every pod) is kept apart from none.
+    CHECK(s.list_objects("Namespace") ==
+          R"([{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"batch","uid":"ns-1"}},)"
+          R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"web","uid":"ns-2","labels":{"team":"a"}}}])");
+    CHECK(s.list_objects("PodDisruptionBudget") ==
+          R"([{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"namespace":"batch","name":"all",)"
+          R"("uid":"pdb-2"},"spec":{"selector":{},"minAvailable":1},"status":{"disruptionsAllowed":0}},)"
+          R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"namespace":"batch","name":"none",)"
+          R"("uid":"pdb-3"},"spec":{"minAvailable":1},"status":{"disruptionsAllowed":0}},)"
+          R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"namespace":"web","name":"front",)"
+          R"("uid":"pdb-1"},"spec":{"selector":{"matchLabels":{"app":"front"},"matchExpressions":[{"key":"tier",)"
+          R"("operator":"In","values":["a","b"]}]},"maxUnavailable":"25%"},"status":{"disruptionsAllowed":2}}])");
+}

@@ -1,0 +1,61 @@
+#include "cluster/small_kinds_json.hpp"
+
+#include "text/json_writer.hpp"
+
+namespace kd::core {
+
+namespace {
+template <class W>
+void int_or_string(W& w, std::string_view key, const std::optional<kd::IntOrString>& v) {
+    if (!v) return;
+    json::key(w, key);
+    if (v->is_string)
+        json::string(w, v->str_value);
+    else
+        w.Int(v->int_value);
+}
+}  // namespace
+
+std::string to_json(const Namespace& ns) {
+    json::TextWriter w;
+    w.StartObject();
+    json::field(w, "apiVersion", "v1");
+    json::field(w, "kind", "Namespace");
+    json::key(w, "metadata");
+    w.StartObject();
+    json::field(w, "name", ns.name);
+    json::field_if_set(w, "uid", ns.uid);
+    json::string_map(w, "labels", ns.labels);
+    w.EndObject();
+    w.EndObject();
+    return w.text();
+}
+
+std::string to_json(const PodDisruptionBudget& pdb) {
+    json::TextWriter w;
+    w.StartObject();
+    json::field(w, "apiVersion", "policy/v1");
+    json::field(w, "kind", "PodDisruptionBudget");
+    json::key(w, "metadata");
+    w.StartObject();
+    json::field(w, "namespace", pdb.ns);
+    json::field(w, "name", pdb.name);
+    json::field_if_set(w, "uid", pdb.uid);
+    w.EndObject();
+    json::key(w, "spec");
+    w.StartObject();
+    // No selector selects no pod, {} every pod of the namespace: the difference is kept.
+    if (pdb.selector) json::label_selector(w, "selector", *pdb.selector);
+    int_or_string(w, "minAvailable", pdb.min_available);
+    int_or_string(w, "maxUnavailable", pdb.max_unavailable);
+    w.EndObject();
+    json::key(w, "status");
+    w.StartObject();
+    json::key(w, "disruptionsAllowed");
+    w.Int(pdb.disruptions_allowed);
+    w.EndObject();
+    w.EndObject();
+    return w.text();
+}
+
+}  // namespace kd::core

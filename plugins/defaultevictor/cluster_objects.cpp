@@ -1,0 +1,77 @@
+#include "cluster_objects.hpp"
+
+#include <kdesched/decode.hpp>
+
+#include <rapidjson/document.h>
+
+namespace kd::plugins::defaultevictor {
+
+namespace {
+
+const rapidjson::Value* member(const rapidjson::Value& v, const char* name) {
+    if (!v.IsObject()) return nullptr;
+    auto it = v.FindMember(name);
+    return it == v.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string text(const rapidjson::Value& v, const char* name) {
+    const rapidjson::Value* m = member(v, name);
+    return m && m->IsString() ? std::string(m->GetString(), m->GetStringLength()) : std::string();
+}
+
+// The items of a list_objects answer ("[]" when the host keeps no such kind).
+template <class Each>
+void for_each_item(std::string_view json, Each&& each) {
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    if (doc.HasParseError() || !doc.IsArray()) return;
+    for (const auto& item : doc.GetArray()) {
+        const rapidjson::Value* meta = member(item, "metadata");
+        if (meta) each(item, *meta);
+    }
+}
+
+}  // namespace
+
+void ClusterObjects::refresh(const kd::Snapshot& snapshot, bool namespaces, bool pdbs) {
+    uint64_t revision = snapshot.revision();
+    if (revision != 0 && revision_ == revision) return;
+    revision_ = revision;
+    namespaces_.clear();
+    pdb_selectors_.clear();
+    if (namespaces)
+        for_each_item(snapshot.list_objects("Namespace"), [&](const rapidjson::Value&, const rapidjson::Value& meta) {
+            auto& labels = namespaces_[text(meta, "name")];
+            if (const rapidjson::Value* l = member(meta, "labels"); l && l->IsObject())
+                for (const auto& kv : l->GetObject())
+                    if (kv.value.IsString()) labels[kv.name.GetString()] = kv.value.GetString();
+        });
+    if (pdbs)
+        for_each_item(snapshot.list_objects("PodDisruptionBudget"),
+                      [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                          const rapidjson::Value* spec = member(item, "spec");
+                          const rapidjson::Value* selector = spec ? member(*spec, "selector") : nullptr;
+                          if (!selector || selector->IsNull()) return;
+                          kd::LabelSelector s;
+                          kd::Errors errs;
+                          kd::decode_value(*selector, s, "selector", errs);
+                          s.validate(errs, "selector");
+                          if (errs.empty()) pdb_selectors_[text(meta, "namespace")].push_back(std::move(s));
+                      });
+}
+
+const std::map<std::string, std::string>* ClusterObjects::namespace_labels(std::string_view ns) const {
+    auto it = namespaces_.find(ns);
+    return it == namespaces_.end() ? nullptr : &it->second;
+}
+
+bool ClusterObjects::covered_by_pdb(const kd::Pod& pod) const {
+    auto it = pdb_selectors_.find(pod.ns());
+    if (it == pdb_selectors_.end()) return false;
+    kd::KeyValues labels = pod.labels();
+    for (const kd::LabelSelector& s : it->second)
+        if (s.matches([&](const std::string& k) { return labels.get(k); })) return true;
+    return false;
+}
+
+}  // namespace kd::plugins::defaultevictor
