@@ -47,7 +47,8 @@ PlacementTargets::PlacementTargets(const Snapshot& snap) {
 }
 
 size_t PlacementTargets::placement_of(const Pod& pod) {
-    auto known = id_of_spec_.find(pod.raw()->spec);
+    const std::pair<const kd_pod_spec*, bool> spec{pod.raw()->spec, pod.has_required_node_affinity()};
+    auto known = id_of_spec_.find(spec);
     if (known != id_of_spec_.end()) return known->second;
     auto [it, fresh] = id_of_text_.try_emplace(placement_text(pod), nodes_.size());
     if (fresh) {
@@ -56,7 +57,7 @@ size_t PlacementTargets::placement_of(const Pod& pod) {
             if (pod_tolerates_node_taints(pod, all_nodes_[i]) && pod_matches_node_selector(pod, all_nodes_[i]))
                 reached.push_back(i);
     }
-    id_of_spec_.emplace(pod.raw()->spec, it->second);
+    id_of_spec_.emplace(spec, it->second);
     return it->second;
 }
 

@@ -8,6 +8,7 @@
 #include <kdesched/view.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,7 +33,8 @@ public:
 private:
     std::vector<Node> all_nodes_;
     std::unordered_map<std::string, size_t> id_of_text_;
-    std::unordered_map<const kd_pod_spec*, size_t> id_of_spec_;  // the fields are the spec's
+    // The fields are the spec's, but for the pod's own required-affinity flag.
+    std::map<std::pair<const kd_pod_spec*, bool>, size_t> id_of_spec_;
     std::vector<std::vector<uint32_t>> nodes_;
     std::vector<uint32_t> mark_;  // per node: the reach() call that last counted it
     uint32_t round_ = 0;

@@ -43,15 +43,17 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admi
     std::vector<SpreadConstraint> out;
     std::unordered_set<std::string> seen;
     // Specs whose constraints are all in `out` already: a constraint reads only its pod's spec
-    // (labels, node selector and affinity, tolerations), so another pod of that spec adds none.
-    std::unordered_set<const kd_pod_spec*> done;
+    // (labels, node selector and affinity, tolerations) and whether the pod has required node
+    // affinity (a flag of the pod's own), so another pod of that spec and flag adds none.
+    std::set<std::pair<const kd_pod_spec*, bool>> done;
     for (const auto& entry : pods) {
         const Pod& pod = entry.pod;
         auto declared = pod.topology_spread_constraints();
         bool balanced = false;
         for (auto c : declared) balanced = balanced || listed(actions, c.when_unsatisfiable());
         if (!balanced || !admits(pod)) continue;
-        if (done.count(pod.raw()->spec)) continue;
+        const std::pair<const kd_pod_spec*, bool> spec{pod.raw()->spec, pod.has_required_node_affinity()};
+        if (done.count(spec)) continue;
         bool all_valid = true;
         size_t index = 0;
         for (auto c : declared) {
@@ -68,7 +70,7 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admi
             if (seen.insert(constraint->identity()).second) out.push_back(std::move(*constraint));
         }
         // A spec with an invalid constraint is read again for each pod: each warns.
-        if (all_valid) done.insert(pod.raw()->spec);
+        if (all_valid) done.insert(spec);
     }
     return out;
 }
