@@ -35,6 +35,13 @@ private:
     std::unordered_map<const kd_pod*, bool> known_;
 };
 
+// Whether the pod declares a constraint whose action is balanced.
+bool declares_balanced(const Pod& pod, const std::vector<std::string>& actions) {
+    for (auto c : pod.topology_spread_constraints())
+        if (listed(actions, c.when_unsatisfiable())) return true;
+    return false;
+}
+
 // Every constraint of the namespace's pods whose action is balanced, once each, in the order the
 // pods and their constraints come.
 template <class Listed>
@@ -49,9 +56,7 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admi
     for (const auto& entry : pods) {
         const Pod& pod = entry.pod;
         auto declared = pod.topology_spread_constraints();
-        bool balanced = false;
-        for (auto c : declared) balanced = balanced || listed(actions, c.when_unsatisfiable());
-        if (!balanced || !admits(pod)) continue;
+        if (!declares_balanced(pod, actions) || !admits(pod)) continue;
         const std::pair<const kd_pod_spec*, bool> spec{pod.raw()->spec, pod.has_required_node_affinity()};
         if (done.count(spec)) continue;
         bool all_valid = true;
@@ -86,8 +91,12 @@ struct ListedPod {
 // A key is indexed when a constraint first asks for it: constraints name few keys.
 class NamespacePods {
 public:
-    void add(const Pod& pod, uint32_t node) { all_.push_back({pod, node}); }
-    const std::vector<ListedPod>& all() const { return all_; }
+    void add(const Pod& pod, uint32_t node, bool declares) {
+        all_.push_back({pod, node});
+        if (declares) declaring_.push_back({pod, node});
+    }
+    // The pods declaring a balanced constraint, in listing order.
+    const std::vector<ListedPod>& declaring() const { return declaring_; }
     // Every pod `c` could select, in listing order.
     const std::vector<ListedPod>& candidates(const SpreadConstraint& c) {
         auto label = c.required_label();
@@ -103,7 +112,7 @@ public:
     }
 
 private:
-    std::vector<ListedPod> all_, none_;
+    std::vector<ListedPod> all_, declaring_, none_;
     // label key (owned: the constraint asking goes away) -> label value (the snapshot's) -> pods
     std::map<std::string, std::unordered_map<std::string_view, std::vector<ListedPod>>, std::less<>> by_key_;
 };
@@ -186,6 +195,8 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     // passed by the evictor's Filter (upstream lists them through its pod filter), by namespace;
     // the Filter is asked when a pod first matters (Admission).
     // Namespaces in order of their names; each pod's found through a hash of them.
+    // Whether a pod declares a balanced constraint is noted while it is listed (one read of its spec).
+    const std::vector<std::string> actions = args_.balanced_actions();
     std::map<std::string_view, NamespacePods> by_namespace;
     std::unordered_map<std::string_view, NamespacePods*> namespace_of;
     for (uint32_t n = 0; n < nodes.size(); ++n)
@@ -193,17 +204,16 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
             if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
             NamespacePods*& list = namespace_of[pod.ns()];
             if (!list) list = &by_namespace[pod.ns()];
-            list->add(pod, n);
+            list->add(pod, n, declares_balanced(pod, actions));
         }
     DomainSkeletons skeletons(nodes);
     Admission admits(cycle);
 
-    const std::vector<std::string> actions = args_.balanced_actions();
     UpstreamNodeFit fit(snap);
     std::vector<Pod> chosen;
     std::unordered_set<const kd_pod*> taken;
     for (auto& [ns, pods] : by_namespace) {
-        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods.all(), actions)) {
+        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods.declaring(), actions)) {
             size_t counted = 0;
             TopologyKeyNodes own;
             const TopologyKeyNodes& key = skeletons.of(c, own);
