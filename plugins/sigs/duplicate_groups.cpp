@@ -1,6 +1,7 @@
 #include "duplicate_groups.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace kd::plugins::sigs {
 
@@ -9,8 +10,9 @@ namespace {
 // Appends `s` with its length first, so that a concatenation of fields is equal only for equal
 // fields (a hash key for them).
 void dup_put(std::string& out, std::string_view s) {
-    out.append(std::to_string(s.size())).push_back(':');
-    out.append(s);
+    char digits[24];
+    int n = std::snprintf(digits, sizeof digits, "%zu:", s.size());
+    out.append(digits, static_cast<size_t>(n)).append(s);
 }
 
 }  // namespace
@@ -20,37 +22,56 @@ void DuplicateGroups::begin_node(std::string_view node) {
     seen_on_node_.clear();
 }
 
+void DuplicateGroups::sorted_images(const Pod& pod) {
+    images_.clear();
+    for (size_t i = 0; i < pod.container_image_count(); ++i) images_.push_back(pod.container_image(i));
+    std::sort(images_.begin(), images_.end());
+    joined_.clear();
+    for (size_t i = 0; i < images_.size(); ++i) joined_.append(i ? "#" : "").append(images_[i]);
+}
+
+OwnerKey DuplicateGroups::owner_key(const KeyOrigin& origin) {
+    sorted_images(origin.pod);
+    size_t at = 0;
+    for (auto owner : origin.pod.owners())
+        if (at++ == origin.owner)
+            return {std::string(origin.pod.ns()), std::string(owner.kind()), std::string(owner.name()), joined_};
+    return {};
+}
+
 const DuplicateGroups::SpecKeys& DuplicateGroups::keys_of(const Pod& pod) {
     auto [found, fresh] = by_spec_.try_emplace(pod.raw()->spec);
     if (!fresh) return found->second;
     SpecKeys& out = found->second;
-    std::vector<std::string> images;
-    for (size_t i = 0; i < pod.container_image_count(); ++i) images.emplace_back(pod.container_image(i));
-    std::sort(images.begin(), images.end());
-    std::string joined;
-    for (size_t i = 0; i < images.size(); ++i) joined.append(i ? "#" : "").append(images[i]);
+    sorted_images(pod);
 
     // A pod is known by every owner × image pair; two pods are duplicates when the sorted lists
-    // are equal (repeated entries included).
-    std::vector<std::string> identity;
-    std::string hashed;
+    // are equal (repeated entries included). Scratch buffers: this runs once per spec.
+    size_t entries = 0, at = 0;
     for (auto owner : pod.owners()) {
-        OwnerKey key{std::string(pod.ns()), std::string(owner.kind()), std::string(owner.name()), joined};
-        for (const auto& image : images) identity.push_back(key.ns + "/" + key.kind + "/" + key.name + "/" + image);
-        hashed.clear();
-        for (const std::string* field : {&key.ns, &key.kind, &key.name, &key.images}) dup_put(hashed, *field);
-        auto [id, added] = key_ids_.try_emplace(hashed, keys_.size());
+        for (std::string_view image : images_) {
+            if (identity_.size() <= entries) identity_.emplace_back();
+            std::string& entry = identity_[entries++];
+            entry.clear();
+            entry.append(pod.ns()).append("/").append(owner.kind()).append("/").append(owner.name()).append("/");
+            entry.append(image);
+        }
+        hashed_.clear();
+        for (std::string_view field : {pod.ns(), owner.kind(), owner.name(), std::string_view(joined_)})
+            dup_put(hashed_, field);
+        auto [id, added] = key_ids_.try_emplace(hashed_, origins_.size());
         if (added) {
-            keys_.push_back(std::move(key));
+            origins_.push_back({pod, at});
             count_.push_back(0);
             group_of_key_.push_back(kNoGroup);
         }
         out.keys.push_back(id->second);
+        ++at;
     }
-    std::sort(identity.begin(), identity.end());
-    hashed.clear();
-    for (const auto& entry : identity) dup_put(hashed, entry);
-    out.identity = identity_ids_.try_emplace(hashed, identity_ids_.size()).first->second;
+    std::sort(identity_.begin(), identity_.begin() + static_cast<ptrdiff_t>(entries));
+    hashed_.clear();
+    for (size_t i = 0; i < entries; ++i) dup_put(hashed_, identity_[i]);
+    out.identity = identity_ids_.try_emplace(hashed_, identity_ids_.size()).first->second;
     return out;
 }
 
@@ -65,7 +86,7 @@ void DuplicateGroups::add(const Pod& pod) {
         size_t& group = group_of_key_[key];
         if (group == kNoGroup) {
             group = groups_.size();
-            groups_.push_back({keys_[key], 0, {}, key});
+            groups_.push_back({owner_key(origins_[key]), 0, {}, key});
         }
         auto& by_node = groups_[group].by_node;
         if (by_node.empty() || by_node.back().first != node_) by_node.emplace_back(node_, std::vector<Pod>{});
