@@ -1,47 +1,101 @@
 #include "duplicate_groups.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace kd::plugins::sigs {
+
+namespace {
+
+// Appends `s` with its length first, so that a concatenation of fields is equal only for equal
+// fields (a hash key for them).
+void dup_put(std::string& out, std::string_view s) {
+    char digits[24];
+    int n = std::snprintf(digits, sizeof digits, "%zu:", s.size());
+    out.append(digits, static_cast<size_t>(n)).append(s);
+}
+
+}  // namespace
 
 void DuplicateGroups::begin_node(std::string_view node) {
     node_ = std::string(node);
     seen_on_node_.clear();
 }
 
-void DuplicateGroups::add(const Pod& pod) {
-    std::vector<std::string> images;
-    for (size_t i = 0; i < pod.container_image_count(); ++i) images.emplace_back(pod.container_image(i));
-    std::sort(images.begin(), images.end());
-    std::string joined;
-    for (size_t i = 0; i < images.size(); ++i) joined.append(i ? "#" : "").append(images[i]);
+void DuplicateGroups::sorted_images(const Pod& pod) {
+    images_.clear();
+    for (size_t i = 0; i < pod.container_image_count(); ++i) images_.push_back(pod.container_image(i));
+    std::sort(images_.begin(), images_.end());
+    joined_.clear();
+    for (size_t i = 0; i < images_.size(); ++i) joined_.append(i ? "#" : "").append(images_[i]);
+}
 
-    std::vector<OwnerKey> keys;
+OwnerKey DuplicateGroups::owner_key(const KeyOrigin& origin) {
+    sorted_images(origin.pod);
+    size_t at = 0;
+    for (auto owner : origin.pod.owners())
+        if (at++ == origin.owner)
+            return {std::string(origin.pod.ns()), std::string(owner.kind()), std::string(owner.name()), joined_};
+    return {};
+}
+
+const DuplicateGroups::SpecKeys& DuplicateGroups::keys_of(const Pod& pod) {
+    auto [found, fresh] = by_spec_.try_emplace(pod.raw()->spec);
+    if (!fresh) return found->second;
+    SpecKeys& out = found->second;
+    sorted_images(pod);
+
     // A pod is known by every owner × image pair; two pods are duplicates when the sorted lists
-    // are equal (repeated entries included).
-    std::vector<std::string> identity;
+    // are equal (repeated entries included). Scratch buffers: this runs once per spec.
+    size_t entries = 0, at = 0;
     for (auto owner : pod.owners()) {
-        OwnerKey key{std::string(pod.ns()), std::string(owner.kind()), std::string(owner.name()), joined};
-        ++count_[key];
-        for (const auto& image : images) identity.push_back(key.ns + "/" + key.kind + "/" + key.name + "/" + image);
-        keys.push_back(std::move(key));
+        for (std::string_view image : images_) {
+            if (identity_.size() <= entries) identity_.emplace_back();
+            std::string& entry = identity_[entries++];
+            entry.clear();
+            entry.append(pod.ns()).append("/").append(owner.kind()).append("/").append(owner.name()).append("/");
+            entry.append(image);
+        }
+        hashed_.clear();
+        for (std::string_view field : {pod.ns(), owner.kind(), owner.name(), std::string_view(joined_)})
+            dup_put(hashed_, field);
+        auto [id, added] = key_ids_.try_emplace(hashed_, origins_.size());
+        if (added) {
+            origins_.push_back({pod, at});
+            count_.push_back(0);
+            group_of_key_.push_back(kNoGroup);
+        }
+        out.keys.push_back(id->second);
+        ++at;
     }
-    std::sort(identity.begin(), identity.end());
-    if (seen_on_node_.insert(std::move(identity)).second) return;
+    std::sort(identity_.begin(), identity_.begin() + static_cast<ptrdiff_t>(entries));
+    hashed_.clear();
+    for (size_t i = 0; i < entries; ++i) dup_put(hashed_, identity_[i]);
+    out.identity = identity_ids_.try_emplace(hashed_, identity_ids_.size()).first->second;
+    return out;
+}
 
-    for (auto& key : keys) {
-        auto [it, fresh] = index_.try_emplace(key, groups_.size());
-        if (fresh) groups_.push_back({key, 0, {}});
-        auto& by_node = groups_[it->second].by_node;
+void DuplicateGroups::add(const Pod& pod) {
+    const SpecKeys& spec = keys_of(pod);
+    for (size_t key : spec.keys) ++count_[key];
+    if (std::find(seen_on_node_.begin(), seen_on_node_.end(), spec.identity) == seen_on_node_.end()) {
+        seen_on_node_.push_back(spec.identity);
+        return;
+    }
+    for (size_t key : spec.keys) {
+        size_t& group = group_of_key_[key];
+        if (group == kNoGroup) {
+            group = groups_.size();
+            groups_.push_back({owner_key(origins_[key]), 0, {}, key});
+        }
+        auto& by_node = groups_[group].by_node;
         if (by_node.empty() || by_node.back().first != node_) by_node.emplace_back(node_, std::vector<Pod>{});
         by_node.back().second.push_back(pod);
     }
 }
 
 std::vector<DuplicatesOfOwner> DuplicateGroups::take() {
-    for (auto& group : groups_) group.pods = count_[group.key];
-    index_.clear();
-    count_.clear();
+    for (auto& group : groups_) group.pods = count_[group.key_id];
     return std::move(groups_);
 }
 

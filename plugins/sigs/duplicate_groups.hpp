@@ -5,9 +5,12 @@
 #include <kdesched/view.hpp>
 
 #include <compare>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -27,6 +30,7 @@ struct DuplicatesOfOwner {
     OwnerKey key;
     int32_t pods = 0;  // every pod counted under the key, the first ones of each node included
     std::vector<std::pair<std::string, std::vector<Pod>>> by_node;  // in the order the nodes came
+    size_t key_id = 0;                                              // DuplicateGroups' number for `key`
 };
 
 // Collects the owner keys and the duplicates, node by node, in the order given.
@@ -40,11 +44,36 @@ public:
     std::vector<DuplicatesOfOwner> take();
 
 private:
+    // What a pod spec counts under: its owner keys (ids into origins_) and its identity (the sorted
+    // ns/kind/name/image list, numbered: equal lists, equal ids). Everything add() reads is in
+    // the spec (namespace, owners, images), which pods share: it is worked out once per spec.
+    struct SpecKeys {
+        std::vector<size_t> keys;
+        size_t identity = 0;
+    };
+    // A key's first pod and which of its owners: the OwnerKey is spelled out only for a group.
+    struct KeyOrigin {
+        Pod pod;
+        size_t owner;
+    };
+    const SpecKeys& keys_of(const Pod& pod);
+    void sorted_images(const Pod& pod);  // into images_ and joined_
+    OwnerKey owner_key(const KeyOrigin& origin);
+
     std::string node_;
-    std::set<std::vector<std::string>> seen_on_node_;  // each pod's sorted ns/kind/name/image keys
-    std::map<OwnerKey, int32_t> count_;
-    std::map<OwnerKey, size_t> index_;  // into groups_
+    std::vector<size_t> seen_on_node_;  // identities of the current node's pods
+    std::unordered_map<const kd_pod_spec*, SpecKeys> by_spec_;
+    std::unordered_map<std::string, size_t> key_ids_;       // length-prefixed ns, kind, name, images
+    std::vector<KeyOrigin> origins_;                        // by key id
+    std::vector<int32_t> count_;                            // by key id
+    std::vector<size_t> group_of_key_;                      // by key id: index into groups_, or kNoGroup
+    std::unordered_map<std::string, size_t> identity_ids_;  // the length-prefixed sorted list
     std::vector<DuplicatesOfOwner> groups_;
+    // Scratch for keys_of, kept between calls.
+    std::vector<std::string_view> images_;
+    std::string joined_, hashed_;
+    std::vector<std::string> identity_;
+    static constexpr size_t kNoGroup = SIZE_MAX;
 };
 
 }  // namespace kd::plugins::sigs

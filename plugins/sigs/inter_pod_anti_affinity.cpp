@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace kd::plugins::sigs {
@@ -18,56 +19,115 @@ namespace {
 // The pods that count against each other, by namespace and node: the in-scope pods on the
 // profile's nodes, minus those already evicted this cycle (upstream's podsInANamespace and
 // removePodFromNamespaceMap). A term is checked against the pods of its topology domain only
-// (the nodes sharing the term's key value with the pod's node), not the whole namespace.
+// (the nodes sharing the term's key value with the pod's node), not the whole namespace. Nodes are
+// known by their index in the extension point's list. The pods are kept in one list, namespace
+// by namespace, each namespace's in node order: no container per namespace and node.
 class CountedPods {
 public:
-    explicit CountedPods(const std::map<std::string, Node, std::less<>>& nodes) : nodes_(nodes) {}
-    void add(const Pod& pod) { by_namespace_[std::string(pod.ns())][std::string(pod.node_name())].push_back(pod); }
+    CountedPods(const std::vector<Node>& nodes, const std::unordered_map<std::string_view, uint32_t>& index)
+        : nodes_(nodes), index_(index) {}
+    // Pods come node by node, in the nodes' order.
+    void add(const Pod& pod, uint32_t node) {
+        auto [it, fresh] = namespace_ids_.try_emplace(pod.ns(), static_cast<uint32_t>(namespace_ids_.size()));
+        listed_.push_back({pod, node, it->second});
+    }
+    // After the last add: groups the pods by namespace (stable, so each stays in node order).
+    void seal() {
+        begin_.assign(namespace_ids_.size() + 1, 0);
+        for (const Listed& l : listed_) ++begin_[l.ns + 1];
+        for (size_t i = 1; i < begin_.size(); ++i) begin_[i] += begin_[i - 1];
+        std::vector<size_t> next(begin_.begin(), begin_.end() - 1);
+        pods_.assign(listed_.size(), Counted{Pod(nullptr), 0, false});
+        for (const Listed& l : listed_) pods_[next[l.ns]++] = {l.pod, l.node, true};
+        listed_.clear();
+        listed_.shrink_to_fit();
+    }
     void remove(const Pod& pod) {
-        auto ns = by_namespace_.find(pod.ns());
-        if (ns == by_namespace_.end()) return;
-        auto node = ns->second.find(pod.node_name());
-        if (node == ns->second.end()) return;
-        auto& pods = node->second;
-        auto at = std::find_if(pods.begin(), pods.end(), [&](const Pod& p) { return p.name() == pod.name(); });
-        if (at != pods.end()) pods.erase(at);
+        auto ns = namespace_ids_.find(pod.ns());
+        auto node = index_.find(pod.node_name());
+        if (ns == namespace_ids_.end() || node == index_.end()) return;
+        auto [first, last] = on_node(ns->second, node->second);
+        for (auto it = first; it != last; ++it)
+            if (it->live && it->pod.name() == pod.name()) {
+                it->live = false;
+                return;
+            }
     }
     // The pods of `ns` on the nodes of `home`'s domain of `key` (home alone when it lacks the key).
     std::vector<Pod> in_domain(std::string_view ns, std::string_view key, const Node& home) {
         std::vector<Pod> out;
-        auto it = by_namespace_.find(ns);
-        if (it == by_namespace_.end()) return out;
-        auto add_node = [&](std::string_view node) {
-            auto pods = it->second.find(node);
-            if (pods != it->second.end()) out.insert(out.end(), pods->second.begin(), pods->second.end());
+        auto id = namespace_ids_.find(ns);
+        if (id == namespace_ids_.end()) return out;
+        auto add_range = [&](auto first, auto last) {
+            for (auto it = first; it != last; ++it)
+                if (it->live) out.push_back(it->pod);
         };
         auto value = home.labels().get(key);
         if (!value) {
-            add_node(home.name());
+            if (auto at = index_.find(home.name()); at != index_.end()) {
+                auto [first, last] = on_node(id->second, at->second);
+                add_range(first, last);
+            }
             return out;
         }
-        for (const std::string& node : domain(key, *value)) add_node(node);
+        const Domain& d = domain(key, *value);
+        auto first = pods_.begin() + static_cast<ptrdiff_t>(begin_[id->second]);
+        auto last = pods_.begin() + static_cast<ptrdiff_t>(begin_[id->second + 1]);
+        if (static_cast<size_t>(last - first) <= d.nodes.size()) {
+            // Fewer pods in the namespace than nodes in the domain: read the namespace's pods.
+            for (auto it = first; it != last; ++it)
+                if (it->live && d.holds(it->node)) out.push_back(it->pod);
+        } else {
+            for (uint32_t node : d.nodes) {
+                auto [from, to] = on_node(id->second, node);
+                add_range(from, to);
+            }
+        }
         return out;
     }
 
 private:
+    struct Listed {
+        Pod pod;
+        uint32_t node, ns;
+    };
+    struct Counted {
+        Pod pod;
+        uint32_t node;
+        bool live;
+    };
+    // The nodes of one value of a key, ascending, and a membership test over them.
+    struct Domain {
+        std::vector<uint32_t> nodes;
+        bool holds(uint32_t node) const { return std::binary_search(nodes.begin(), nodes.end(), node); }
+    };
+
+    std::pair<std::vector<Counted>::iterator, std::vector<Counted>::iterator> on_node(uint32_t ns, uint32_t node) {
+        auto first = pods_.begin() + static_cast<ptrdiff_t>(begin_[ns]);
+        auto last = pods_.begin() + static_cast<ptrdiff_t>(begin_[ns + 1]);
+        return std::equal_range(first, last, Counted{Pod(nullptr), node, false},
+                                [](const Counted& a, const Counted& b) { return a.node < b.node; });
+    }
     // The profile's nodes by their value of `key`, indexed once per key.
-    const std::vector<std::string>& domain(std::string_view key, std::string_view value) {
+    const Domain& domain(std::string_view key, std::string_view value) {
         auto k = domains_.find(key);
         if (k == domains_.end()) {
-            k = domains_.emplace(std::string(key), std::map<std::string, std::vector<std::string>, std::less<>>{})
-                    .first;
-            for (const auto& [name, node] : nodes_)
-                if (auto v = node.labels().get(key)) k->second[std::string(*v)].push_back(name);
+            k = domains_.try_emplace(std::string(key)).first;
+            for (uint32_t n = 0; n < nodes_.size(); ++n)
+                if (auto v = nodes_[n].labels().get(key)) k->second[*v].nodes.push_back(n);
         }
         auto v = k->second.find(value);
         return v == k->second.end() ? none_ : v->second;
     }
 
-    const std::map<std::string, Node, std::less<>>& nodes_;
-    std::map<std::string, std::map<std::string, std::vector<Pod>, std::less<>>, std::less<>> by_namespace_;
-    std::map<std::string, std::map<std::string, std::vector<std::string>, std::less<>>, std::less<>> domains_;
-    std::vector<std::string> none_;
+    const std::vector<Node>& nodes_;
+    const std::unordered_map<std::string_view, uint32_t>& index_;
+    std::unordered_map<std::string_view, uint32_t> namespace_ids_;
+    std::vector<Listed> listed_;
+    std::vector<Counted> pods_;  // namespace by namespace, each in node order
+    std::vector<size_t> begin_;  // by namespace id: where its pods start in pods_ (one past: the end)
+    std::map<std::string, std::unordered_map<std::string_view, Domain>, std::less<>> domains_;
+    Domain none_;
 };
 
 // Upstream logs the conversion error and leaves the pod alone; so do we, saying which term.
@@ -91,32 +151,41 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
     auto snap = cycle.snapshot();
     // Upstream lists every in-scope pod of the profile's nodes first, not Succeeded or Failed; the
     // evictor's filters are asked only about a pod found in violation.
-    std::map<std::string, Node, std::less<>> nodes;
-    std::map<std::string, std::vector<Pod>, std::less<>> on_node;
-    CountedPods counted(nodes);
+    std::vector<Node> nodes;
+    std::unordered_map<std::string_view, uint32_t> index;
     for (auto node : snap.nodes()) {
-        nodes.emplace(std::string(node.name()), node);
-        auto& list = on_node[std::string(node.name())];
-        for (auto pod : snap.pods_on_node(node.name())) {
+        index.emplace(node.name(), static_cast<uint32_t>(nodes.size()));
+        nodes.push_back(node);
+    }
+    std::vector<std::vector<Pod>> on_node(nodes.size());
+    CountedPods counted(nodes, index);
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        for (auto pod : snap.pods_on_node(nodes[n].name())) {
             if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
-            list.push_back(pod);
-            counted.add(pod);
+            on_node[n].push_back(pod);
+            counted.add(pod, n);
         }
     }
+    counted.seal();
     auto pods_in = [&](std::string_view ns, std::string_view key, const Node& home) {
         return counted.in_domain(ns, key, home);
     };
     auto node_of = [&](const Pod& pod) -> std::optional<Node> {
-        auto it = nodes.find(pod.node_name());
-        return it == nodes.end() ? std::nullopt : std::optional<Node>(it->second);
+        auto it = index.find(pod.node_name());
+        return it == index.end() ? std::nullopt : std::optional<Node>(nodes[it->second]);
     };
     EvictOptions options;
     options.pre_eviction_filter = false;  // asked just before, as upstream asks it
-    for (auto node : snap.nodes()) {
-        auto& pods = on_node[std::string(node.name())];
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        auto& pods = on_node[n];
+        // A node without a pod declaring required anti-affinity has nothing to check.
+        if (std::none_of(pods.begin(), pods.end(), [](const Pod& p) { return !p.pod_anti_affinity_terms().empty(); }))
+            continue;
         // podutil.SortPodsBasedOnPriorityLowToHigh, as the utilization plugins order their pods.
         sort_pods_for_eviction(pods);
         for (const Pod& pod : pods) {
+            // Without required anti-affinity terms nothing can be violated (no lookup needed).
+            if (pod.pod_anti_affinity_terms().empty()) continue;
             AntiAffinityMatch found = anti_affinity_violated(pod, pods_in, node_of);
             if (found == AntiAffinityMatch::invalid) warn_invalid_term(cycle, pod);
             if (found != AntiAffinityMatch::match) continue;

@@ -1,10 +1,9 @@
 #include "remove_duplicates.hpp"
 
 #include "duplicate_groups.hpp"
+#include "placement_targets.hpp"
 
-#include <kdesched/node_fit.hpp>
-
-#include <set>
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 
@@ -12,59 +11,16 @@ namespace kd::plugins::sigs {
 
 namespace {
 
-// What decides where a pod may land for getTargetNodes: its tolerations, nodeSelector and required
-// node affinity, written out in their order. Pods with the same text land on the same nodes, so
-// each text is checked once (upstream compares these fields for the same reason).
-std::string placement_text(const Pod& pod) {
-    std::string t;
-    auto put = [&t](std::string_view s) { t.append(std::to_string(s.size())).append(":").append(s); };
-    for (auto tol : pod.tolerations()) {
-        put(tol.key());
-        put(tol.op());
-        put(tol.value());
-        put(tol.effect());
-    }
-    t.append("|");
-    KeyValues selector = pod.node_selector();
-    for (size_t i = 0; i < selector.size(); ++i) {
-        put(selector.key(i));
-        put(selector.value(i));
-    }
-    t.append(pod.has_required_node_affinity() ? "|A" : "|-");
-    for (auto term : pod.affinity_terms()) {
-        t.append("|T");
-        for (auto part : {term.expressions(), term.fields()}) {
-            t.append("/");
-            for (auto r : part) {
-                put(r.key());
-                put(r.op());
-                for (size_t i = 0; i < r.value_count(); ++i) put(r.value(i));
-                t.append(";");
-            }
-        }
-    }
-    return t;
-}
-
 // getTargetNodes (removeduplicates.go@v0.35.1): how many of the profile's nodes some duplicate
-// could land on, counting only duplicates that could land on more than one. Taints (NoSchedule,
-// NoExecute) and the nodeSelector with required node affinity decide; not `unschedulable`, not
-// resources, as upstream.
-size_t count_target_nodes(const Snapshot& snap, const DuplicatesOfOwner& group) {
-    std::unordered_set<std::string> checked;
-    std::set<std::string_view> targets;
-    std::vector<std::string_view> matching;
-    for (const auto& on_node : group.by_node) {
+// could land on, counting only duplicates that could land on more than one.
+size_t count_target_nodes(PlacementTargets& placements, const DuplicatesOfOwner& group) {
+    std::vector<size_t> ids;
+    for (const auto& on_node : group.by_node)
         for (const Pod& pod : on_node.second) {
-            if (!checked.insert(placement_text(pod)).second) continue;
-            matching.clear();
-            for (auto node : snap.nodes())
-                if (pod_tolerates_node_taints(pod, node) && pod_matches_node_selector(pod, node))
-                    matching.push_back(node.name());
-            if (matching.size() > 1) targets.insert(matching.begin(), matching.end());
+            size_t id = placements.placement_of(pod);
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
         }
-    }
-    return targets.size();
+    return placements.reach(ids);
 }
 
 }  // namespace
@@ -93,8 +49,9 @@ void RemoveDuplicates::balance(Cycle& cycle) {
         if (out.evicted()) evicted.insert(pod.uid());
     };
     std::vector<Pod> surplus;
+    PlacementTargets placements(snap);
     for (const auto& group : groups.take()) {
-        size_t targets = count_target_nodes(snap, group);
+        size_t targets = count_target_nodes(placements, group);
         if (targets < 2) {
             cycle.debug("RemoveDuplicates: " + group.key.str() + " has fewer than two feasible nodes; not balanced");
             continue;

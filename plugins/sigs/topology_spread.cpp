@@ -5,6 +5,7 @@
 #include "topology_spread_domains.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -34,17 +35,31 @@ private:
     std::unordered_map<const kd_pod*, bool> known_;
 };
 
+// Whether the pod declares a constraint whose action is balanced.
+bool declares_balanced(const Pod& pod, const std::vector<std::string>& actions) {
+    for (auto c : pod.topology_spread_constraints())
+        if (listed(actions, c.when_unsatisfiable())) return true;
+    return false;
+}
+
 // Every constraint of the namespace's pods whose action is balanced, once each, in the order the
 // pods and their constraints come.
-std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admits, const std::vector<Pod>& pods,
+template <class Listed>
+std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admits, const std::vector<Listed>& pods,
                                              const std::vector<std::string>& actions) {
     std::vector<SpreadConstraint> out;
     std::unordered_set<std::string> seen;
-    for (const Pod& pod : pods) {
+    // Specs whose constraints are all in `out` already: a constraint reads only its pod's spec
+    // (labels, node selector and affinity, tolerations) and whether the pod has required node
+    // affinity (a flag of the pod's own), so another pod of that spec and flag adds none.
+    std::set<std::pair<const kd_pod_spec*, bool>> done;
+    for (const auto& entry : pods) {
+        const Pod& pod = entry.pod;
         auto declared = pod.topology_spread_constraints();
-        bool balanced = false;
-        for (auto c : declared) balanced = balanced || listed(actions, c.when_unsatisfiable());
-        if (!balanced || !admits(pod)) continue;
+        if (!declares_balanced(pod, actions) || !admits(pod)) continue;
+        const std::pair<const kd_pod_spec*, bool> spec{pod.raw()->spec, pod.has_required_node_affinity()};
+        if (done.count(spec)) continue;
+        bool all_valid = true;
         size_t index = 0;
         for (auto c : declared) {
             size_t at = index++;
@@ -52,77 +67,102 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admi
             std::string why;
             auto constraint = SpreadConstraint::of(pod, c, why);
             if (!constraint) {
+                all_valid = false;
                 cycle.warn("pod " + pod.key() + ": topologySpreadConstraints[" + std::to_string(at) +
                            "] is passed over: " + why + " (fix the pod's labelSelector)");
                 continue;
             }
             if (seen.insert(constraint->identity()).second) out.push_back(std::move(*constraint));
         }
+        // A spec with an invalid constraint is read again for each pod: each warns.
+        if (all_valid) done.insert(spec);
     }
     return out;
 }
 
-// The constraint's domains: every value of its key among the nodes it includes, then the pods
-// it selects counted where they run (a pod on a node it does not include still counts).
-// The pods of one namespace, and an index of them by label (key, value): a constraint whose
-// selector requires a label reads only the pods carrying it instead of the whole namespace.
+// A pod the constraints may count, with the index of the node it was listed under.
+struct ListedPod {
+    Pod pod;
+    uint32_t node;
+};
+
+// The pods of one namespace, and an index of them by the value of a label key: a constraint
+// whose selector requires a label reads only the pods carrying it instead of the whole namespace.
+// A key is indexed when a constraint first asks for it: constraints name few keys.
 class NamespacePods {
 public:
-    void add(const Pod& pod) {
-        all_.push_back(pod);
-        KeyValues labels = pod.labels();
-        for (size_t i = 0; i < labels.size(); ++i) by_label_[{labels.key(i), labels.value(i)}].push_back(pod);
+    void add(const Pod& pod, uint32_t node, bool declares) {
+        all_.push_back({pod, node});
+        if (declares) declaring_.push_back({pod, node});
     }
-    const std::vector<Pod>& all() const { return all_; }
+    // The pods declaring a balanced constraint, in listing order.
+    const std::vector<ListedPod>& declaring() const { return declaring_; }
     // Every pod `c` could select, in listing order.
-    const std::vector<Pod>& candidates(const SpreadConstraint& c) const {
+    const std::vector<ListedPod>& candidates(const SpreadConstraint& c) {
         auto label = c.required_label();
         if (!label) return all_;
-        auto it = by_label_.find(*label);
-        return it == by_label_.end() ? none_ : it->second;
+        auto key = by_key_.find(label->first);
+        if (key == by_key_.end()) {
+            key = by_key_.try_emplace(std::string(label->first)).first;
+            for (const ListedPod& entry : all_)
+                if (auto value = entry.pod.labels().get(label->first)) key->second[*value].push_back(entry);
+        }
+        auto it = key->second.find(label->second);
+        return it == key->second.end() ? none_ : it->second;
     }
 
 private:
-    std::vector<Pod> all_, none_;
-    std::map<std::pair<std::string_view, std::string_view>, std::vector<Pod>> by_label_;
+    std::vector<ListedPod> all_, declaring_, none_;
+    // label key (owned: the constraint asking goes away) -> label value (the snapshot's) -> pods
+    std::map<std::string, std::unordered_map<std::string_view, std::vector<ListedPod>>, std::less<>> by_key_;
 };
 
-// The domains a constraint starts from: every value of its key among the nodes it includes. Most
-// constraints include every node: theirs are made once per topology key.
+// What a constraint's domains start from: every value of its key among the nodes it includes,
+// those nodes by value, and each node's value. Most constraints include every node: theirs are
+// made once per topology key (upstream makes them per constraint).
+struct TopologyKeyNodes {
+    SpreadDomains skeleton;  // every value, no pods yet
+    NodesByValue by_value;
+    std::vector<std::optional<std::string_view>> value_of_node;  // by node index
+};
+
 class DomainSkeletons {
 public:
     explicit DomainSkeletons(const std::vector<Node>& nodes) : nodes_(nodes) {}
-    SpreadDomains of(const SpreadConstraint& c) {
-        if (!c.includes_every_node()) return walk(c, [&](const Node& node) { return c.includes(node); });
+    // The key's nodes for `c`: shared when `c` includes every node, else made into `own`.
+    const TopologyKeyNodes& of(const SpreadConstraint& c, TopologyKeyNodes& own) {
+        if (!c.includes_every_node()) {
+            own = make(c);
+            return own;
+        }
         auto it = every_node_.find(c.topology_key());
-        if (it == every_node_.end())
-            it = every_node_.emplace(c.topology_key(), walk(c, [](const Node&) { return true; })).first;
+        if (it == every_node_.end()) it = every_node_.emplace(c.topology_key(), make(c)).first;
         return it->second;
     }
 
 private:
-    template <class Includes>
-    SpreadDomains walk(const SpreadConstraint& c, Includes&& includes) const {
-        SpreadDomains domains;
-        for (const Node& node : nodes_)
-            if (auto value = node.labels().get(c.topology_key()); value && includes(node))
-                domains.try_emplace(std::string(*value));
-        return domains;
+    TopologyKeyNodes make(const SpreadConstraint& c) const {
+        TopologyKeyNodes out;
+        out.by_value = nodes_by_value(c, nodes_);
+        for (const auto& [value, nodes] : out.by_value) out.skeleton.try_emplace(std::string(value));
+        out.value_of_node.reserve(nodes_.size());
+        for (const Node& node : nodes_) out.value_of_node.push_back(node.labels().get(c.topology_key()));
+        return out;
     }
     const std::vector<Node>& nodes_;
-    std::map<std::string, SpreadDomains, std::less<>> every_node_;
+    std::map<std::string, TopologyKeyNodes, std::less<>> every_node_;
 };
 
-SpreadDomains domains_of(const SpreadConstraint& c, Admission& admits, DomainSkeletons& skeletons,
-                         const std::unordered_map<std::string_view, Node>& node_by_name, const NamespacePods& pods,
+// The constraint's domains: every value of its key among the nodes it includes, then the pods
+// it selects counted where they run (a pod on a node it does not include still counts).
+SpreadDomains domains_of(const SpreadConstraint& c, Admission& admits, const TopologyKeyNodes& key, NamespacePods& pods,
                          size_t& counted) {
-    SpreadDomains domains = skeletons.of(c);
+    SpreadDomains domains = key.skeleton;
     counted = 0;
-    for (const Pod& pod : pods.candidates(c)) {
+    for (const ListedPod& entry : pods.candidates(c)) {
+        const Pod& pod = entry.pod;
         if (pod.terminating() || !c.selects(pod) || !admits(pod)) continue;
-        auto node = node_by_name.find(pod.node_name());
-        if (node == node_by_name.end()) continue;
-        auto value = node->second.labels().get(c.topology_key());
+        const auto& value = key.value_of_node[entry.node];
         if (!value) continue;
         auto domain = domains.find(*value);
         if (domain == domains.end()) domain = domains.try_emplace(std::string(*value)).first;
@@ -149,35 +189,38 @@ std::vector<std::string> RemovePodsViolatingTopologySpreadConstraintArgs::balanc
 void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     Snapshot snap = cycle.snapshot();
     std::vector<Node> nodes;
-    std::unordered_map<std::string_view, Node> node_by_name;
-    for (auto node : snap.nodes()) {
-        nodes.push_back(node);
-        node_by_name.emplace(node.name(), node);
-    }
+    for (auto node : snap.nodes()) nodes.push_back(node);
 
     // The pods that count are those the plugin could evict: running on the nodes, in scope and
     // passed by the evictor's Filter (upstream lists them through its pod filter), by namespace;
     // the Filter is asked when a pod first matters (Admission).
+    // Namespaces in order of their names; each pod's found through a hash of them.
+    // Whether a pod declares a balanced constraint is noted while it is listed (one read of its spec).
+    const std::vector<std::string> actions = args_.balanced_actions();
     std::map<std::string_view, NamespacePods> by_namespace;
-    for (const Node& node : nodes)
-        for (auto pod : snap.pods_on_node(node.name())) {
-            if (pod.finished()) continue;
-            if (in_scope(args_.namespaces, args_.labelSelector, pod)) by_namespace[pod.ns()].add(pod);
+    std::unordered_map<std::string_view, NamespacePods*> namespace_of;
+    for (uint32_t n = 0; n < nodes.size(); ++n)
+        for (auto pod : snap.pods_on_node(nodes[n].name())) {
+            if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
+            NamespacePods*& list = namespace_of[pod.ns()];
+            if (!list) list = &by_namespace[pod.ns()];
+            list->add(pod, n, declares_balanced(pod, actions));
         }
     DomainSkeletons skeletons(nodes);
     Admission admits(cycle);
 
-    const std::vector<std::string> actions = args_.balanced_actions();
     UpstreamNodeFit fit(snap);
     std::vector<Pod> chosen;
     std::unordered_set<const kd_pod*> taken;
-    for (const auto& [ns, pods] : by_namespace) {
-        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods.all(), actions)) {
+    for (auto& [ns, pods] : by_namespace) {
+        for (const SpreadConstraint& c : constraints_of(cycle, admits, pods.declaring(), actions)) {
             size_t counted = 0;
-            SpreadDomains domains = domains_of(c, admits, skeletons, node_by_name, pods, counted);
+            TopologyKeyNodes own;
+            const TopologyKeyNodes& key = skeletons.of(c, own);
+            SpreadDomains domains = domains_of(c, admits, key, pods, counted);
             if (spread_is_balanced(domains, c.max_skew())) continue;
             SpreadChoice choice =
-                balance_domains(c, std::move(domains), counted, nodes, args_.topologyBalanceNodeFit, fit);
+                balance_domains(c, std::move(domains), counted, key.by_value, args_.topologyBalanceNodeFit, fit);
             for (const Pod& pod : choice.evict)
                 if (taken.insert(pod.raw()).second) chosen.push_back(pod);
             for (const Pod& pod : choice.unfit) cycle.report_pod(pod, "skipped", "TopologyBalanceNodeFit");

@@ -47,23 +47,28 @@ std::vector<Domain> sorted_domains(SpreadDomains& domains) {
 
 // The nodes of the domains below the ideal average, among those the constraint includes
 // (upstream's filterEligibleNodes and filterNodesBelowIdealAvg): where moved pods should land.
-std::vector<Node> nodes_below_average(const SpreadConstraint& c, const std::vector<Domain>& domains,
-                                      const std::vector<Node>& nodes, double ideal) {
-    std::unordered_map<std::string_view, std::vector<Node>> by_value;
-    for (const Node& node : nodes) {
-        if (!c.includes_every_node() && !c.includes(node)) continue;
-        if (auto value = node.labels().get(c.topology_key())) by_value[*value].push_back(node);
-    }
-    std::vector<Node> out;
+// Their lists, domain by domain, rather than a copy of them.
+std::vector<const std::vector<Node>*> nodes_below_average(const std::vector<Domain>& domains,
+                                                          const NodesByValue& by_value, double ideal) {
+    std::vector<const std::vector<Node>*> out;
     for (const Domain& d : domains) {
         if (static_cast<double>(d.pods.size()) >= ideal) continue;
         auto it = by_value.find(d.value);
-        if (it != by_value.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+        if (it != by_value.end()) out.push_back(&it->second);
     }
     return out;
 }
 
 }  // namespace
+
+NodesByValue nodes_by_value(const SpreadConstraint& c, const std::vector<Node>& nodes) {
+    NodesByValue by_value;
+    for (const Node& node : nodes) {
+        if (!c.includes_every_node() && !c.includes(node)) continue;
+        if (auto value = node.labels().get(c.topology_key())) by_value[*value].push_back(node);
+    }
+    return by_value;
+}
 
 bool spread_is_balanced(const SpreadDomains& domains, int32_t max_skew) {
     if (domains.empty()) return true;
@@ -73,17 +78,21 @@ bool spread_is_balanced(const SpreadDomains& domains, int32_t max_skew) {
 }
 
 SpreadChoice balance_domains(const SpreadConstraint& c, SpreadDomains domains, size_t counted,
-                             const std::vector<Node>& nodes, bool node_fit, UpstreamNodeFit& fit) {
+                             const NodesByValue& by_value, bool node_fit, UpstreamNodeFit& fit) {
     SpreadChoice choice;
     if (domains.empty()) return choice;
     const double ideal = static_cast<double>(counted) / static_cast<double>(domains.size());
     std::vector<Domain> sorted = sorted_domains(domains);
-    const std::vector<Node> targets = nodes_below_average(c, sorted, nodes, ideal);
+    const std::vector<const std::vector<Node>*> targets = nodes_below_average(sorted, by_value, ideal);
 
     std::unordered_map<const kd_pod*, bool> fits;
     auto fits_target = [&](const Pod& pod) {
         auto it = fits.find(pod.raw());
-        if (it == fits.end()) it = fits.emplace(pod.raw(), fit.fits_any_other(pod, targets)).first;
+        if (it == fits.end()) {
+            bool any = false;
+            for (size_t t = 0; t < targets.size() && !any; ++t) any = fit.fits_any_other(pod, *targets[t]);
+            it = fits.emplace(pod.raw(), any).first;
+        }
         return it->second;
     };
 

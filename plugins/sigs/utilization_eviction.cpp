@@ -87,10 +87,17 @@ bool has_room(const ResourceAmounts& room) {
 }
 
 void sort_by_usage(std::vector<ClassifiedNode>& nodes, bool ascending) {
-    std::stable_sort(nodes.begin(), nodes.end(), [ascending](const ClassifiedNode& a, const ClassifiedNode& b) {
-        int64_t ka = usage_sort_key(a.measured->usage), kb = usage_sort_key(b.measured->usage);
-        return ascending ? ka < kb : ka > kb;
+    // Each node's key once, not once per comparison; the same stable order.
+    std::vector<std::pair<int64_t, size_t>> keyed;
+    keyed.reserve(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) keyed.emplace_back(usage_sort_key(nodes[i].measured->usage), i);
+    std::stable_sort(keyed.begin(), keyed.end(), [ascending](const auto& a, const auto& b) {
+        return ascending ? a.first < b.first : a.first > b.first;
     });
+    std::vector<ClassifiedNode> sorted;
+    sorted.reserve(nodes.size());
+    for (const auto& [key, i] : keyed) sorted.push_back(std::move(nodes[i]));
+    nodes = std::move(sorted);
 }
 
 bool enough_underutilized(const Cycle& cycle, size_t underutilized, size_t nodes, int64_t number_of_nodes) {

@@ -25,23 +25,27 @@ std::vector<std::string> measured_resources(const ResourceThresholds& thresholds
 
 std::vector<NodeUtilization> measure_nodes(const Snapshot& snapshot, const std::vector<std::string>& resources) {
     std::vector<NodeUtilization> out;
+    std::vector<int64_t> milli(resources.size());
     for (auto node : snapshot.nodes()) {
         NodeUtilization& n = out.emplace_back(NodeUtilization{node, {}, {}, {}});
         for (auto pod : snapshot.pods_on_node(node.name()))
             if (occupies_resources(pod)) n.pods.push_back(pod);
-        for (const auto& name : resources) {
-            int64_t milli = 0;
-            if (name == kPodsResource) {
-                milli = static_cast<int64_t>(n.pods.size()) * 1000;
-            } else {
-                for (const auto& pod : n.pods) milli += pod.requests().milli(name);
-            }
-            n.usage[name] = milli;
+        // One pass over the pods for every resource (a pod's requests are read once).
+        std::fill(milli.begin(), milli.end(), 0);
+        for (const auto& pod : n.pods) {
+            Resources requests = pod.requests();
+            for (size_t r = 0; r < resources.size(); ++r)
+                if (resources[r] != kPodsResource) milli[r] += requests.milli(resources[r]);
+        }
+        for (size_t r = 0; r < resources.size(); ++r) {
+            const std::string& name = resources[r];
+            if (name == kPodsResource) milli[r] = static_cast<int64_t>(n.pods.size()) * 1000;
+            n.usage[name] = milli[r];
             // Upstream's ResourceUsageToResourceThreshold: no share for a resource the node
             // lacks, 0 % on a node with none of it.
             auto allocatable = node.allocatable().find(name);
             if (!allocatable) continue;
-            int64_t used = natural_units(name, milli), total = natural_units(name, *allocatable);
+            int64_t used = natural_units(name, milli[r]), total = natural_units(name, *allocatable);
             n.share[name] = total > 0 ? static_cast<double>(used) / static_cast<double>(total) * 100 : 0.0;
         }
     }

@@ -20,9 +20,11 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
+#include <kdesched/view.hpp>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -45,12 +47,15 @@ struct Size {
     uint64_t nodes, pods;
 };
 
-// Counts evictions so the figures show the cycle did real work.
+// Counts evictions so the figures show the cycle did real work; with `requests_out`, writes each
+// request of the first cycle (outcome code and pod) so two builds' decisions can be diffed.
 struct CountingObserver : kd::core::RunObserver {
     size_t requests = 0, evicted = 0;
+    std::ostream* requests_out = nullptr;
     void on_eviction(const kd::core::EvictionRecord& r) override {
         ++requests;
         if (r.code == KD_EVICT_ACCEPTED || r.code == KD_EVICT_DRY_RUN) ++evicted;
+        if (requests_out) *requests_out << int(r.code) << ' ' << kd::Pod(r.pod).key() << '\n';
     }
     void on_plugin_log(std::string_view, std::string_view, int32_t, std::string_view) override {}
 };
@@ -62,9 +67,10 @@ struct Timing {
 
 // The best of `cycles` cycles of `config` on the model (a fresh snapshot each, as the daemon takes).
 Timing time_cycles(const kd::core::DeschedulerConfiguration& config, const kd::core::PluginCatalog& catalog,
-                   kd::core::ClusterModel& model, int cycles) {
+                   kd::core::ClusterModel& model, int cycles, std::ostream* requests_out = nullptr) {
     kd::core::SimulatedBackend backend(model);
     CountingObserver observer;
+    observer.requests_out = requests_out;
     kd::core::Descheduler descheduler(config, catalog, &backend, &observer);
     Timing best;
     for (int c = 0; c < cycles; ++c) {
@@ -80,6 +86,7 @@ Timing time_cycles(const kd::core::DeschedulerConfiguration& config, const kd::c
         best.snapshot_ms = std::min(best.snapshot_ms, snap_ms);
         best.cycle_ms = std::min(best.cycle_ms, cycle_ms);
         if (c == 0) best.evicted = observer.evicted;  // later cycles find the same pods already being evicted
+        observer.requests_out = nullptr;
     }
     return best;
 }
@@ -104,6 +111,15 @@ int main(int argc, char** argv) {
     app.add_flag("--sigs", sigs,
                  "Time each kubernetes-sigs plugin alone instead (a DeschedulerPolicy enabling it, DefaultEvictor as "
                  "upstream adds it) on clusters whose pods carry what those plugins read: one row per plugin and size");
+    std::vector<std::string> only;
+    app.add_option("--only", only,
+                   "With --sigs: time only these plugins (comma-separated or repeated names, e.g. "
+                   "RemoveDuplicates,PodLifeTime)")
+        ->delimiter(',');
+    std::string requests_dir;
+    app.add_option("--sigs-requests", requests_dir,
+                   "With --sigs: write each plugin's eviction requests of the first cycle, in order (code and "
+                   "pod), to DIR/PLUGIN-NODES.txt, to diff the decisions of two builds");
     kd::tools::ApiBenchOptions api;
     api.server_script = KD_FAKE_APISERVER;
     bool api_mode = false;
@@ -137,6 +153,14 @@ int main(int argc, char** argv) {
     app.add_option("--crds", envtest.crds_dir, "With --envtest: Koordinator's CRDs to install")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     spdlog::set_level(spdlog::level::warn);
+    for (const auto& name : only) {
+        const auto& known = kd::tools::sigs_bench_plugins();
+        if (std::none_of(known.begin(), known.end(), [&](const auto& p) { return p.name == name; })) {
+            std::cerr << "--only: \"" << name
+                      << "\" is not one of the --sigs plugins (see tools/bench/sigs_bench.cpp)\n";
+            return 2;
+        }
+    }
     if (api_mode || !envtest.envtest_dir.empty()) {
         if (std::sscanf(api_size.c_str(), "%lux%lu", &api.nodes, &api.pods) != 2) {
             std::cerr << "bad --api-size \"" << api_size << "\" (use NODESxPODS, e.g. 5000x150000)\n";
@@ -188,6 +212,9 @@ int main(int argc, char** argv) {
             std::cout << fmt::format("{:>6} {:>8} {:>9} {:>10} {:>11} {:>11} {:>12} {:>12} {:>10}\n", "nodes", "pods",
                                      "JSON MB", "decode MB/s", "model MB", "bytes/pod", "snapshot ms", "cycle ms",
                                      "evictions");
+        // --sigs: plugin -> "nodes x pods" -> cycle ms, printed again as one table at the end (issue 28's rows).
+        std::vector<std::string> summary_sizes;
+        std::vector<std::pair<std::string, std::vector<std::string>>> summary;
         for (const auto& text : sizes_text) {
             Size size{};
             if (std::sscanf(text.c_str(), "%lux%lu", &size.nodes, &size.pods) != 2) {
@@ -210,7 +237,13 @@ int main(int argc, char** argv) {
             double mb = double(loaded.bytes) / 1e6;
 
             if (sigs) {
+                summary_sizes.push_back(fmt::format("{}/{}", size.nodes, model->pod_count()));
                 for (const auto& plugin : kd::tools::sigs_bench_plugins()) {
+                    if (!only.empty() && std::find(only.begin(), only.end(), plugin.name) == only.end()) continue;
+                    auto row = std::find_if(summary.begin(), summary.end(),
+                                            [&](const auto& r) { return r.first == plugin.name; });
+                    if (row == summary.end()) row = summary.insert(summary.end(), {plugin.name, {}});
+                    row->second.resize(summary_sizes.size() - 1, "-");
                     if (!catalog.find(plugin.name)) {
                         std::cout << fmt::format("{:<45} {:>6} {:>8}  (not in the plugin directory)\n", plugin.name,
                                                  size.nodes, model->pod_count());
@@ -218,9 +251,14 @@ int main(int argc, char** argv) {
                     }
                     auto policy = kd::core::parse_configuration(kd::tools::sigs_bench_policy(plugin),
                                                                 "<kdesched-bench --sigs " + plugin.name + ">");
-                    Timing t = time_cycles(policy, catalog, *model, cycles);
+                    std::ofstream requests;
+                    if (!requests_dir.empty())
+                        requests.open(std::filesystem::path(requests_dir) /
+                                      fmt::format("{}-{}.txt", plugin.name, size.nodes));
+                    Timing t = time_cycles(policy, catalog, *model, cycles, requests_dir.empty() ? nullptr : &requests);
                     std::cout << fmt::format("{:<45} {:>6} {:>8} {:>12.2f} {:>10}\n", plugin.name, size.nodes,
                                              model->pod_count(), t.cycle_ms, t.evicted);
+                    row->second.push_back(fmt::format("{:.1f} ({})", t.cycle_ms, t.evicted));
                 }
                 continue;
             }
@@ -229,6 +267,17 @@ int main(int argc, char** argv) {
                                      size.nodes, model->pod_count(), mb, mb / loaded.decode_seconds,
                                      double(after - before) / 1e6, double(after - before) / double(model->pod_count()),
                                      t.snapshot_ms, t.cycle_ms, t.evicted);
+        }
+        if (sigs && !summary.empty()) {
+            std::cout << "\ncycle ms (evictions of the first cycle), nodes/pods:\n" << fmt::format("{:<45}", "plugin");
+            for (const auto& s : summary_sizes) std::cout << fmt::format(" {:>20}", s);
+            std::cout << "\n";
+            for (const auto& [name, cells] : summary) {
+                std::cout << fmt::format("{:<45}", name);
+                for (size_t i = 0; i < summary_sizes.size(); ++i)
+                    std::cout << fmt::format(" {:>20}", i < cells.size() ? cells[i] : "-");
+                std::cout << "\n";
+            }
         }
     } catch (const kd::core::Error& e) {
         std::cerr << e.what() << "\n";
