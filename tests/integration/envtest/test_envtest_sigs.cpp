@@ -99,6 +99,29 @@ void lifetime_evictor_rules() {
         s.keys({"owned", "pvc", "bare-annotated"}));
 }
 
+void lifetime_evictor_pdbs() {
+    kd_test::Envtest* env = kd_test::Envtest::get("DefaultEvictor's ignorePodsWithoutPDB on a real API server");
+    if (!env) return;
+    Scenario s(*env, "sigs-pdb");
+    const std::string ns = s.ns();
+    // A budget selecting app=web; one without a selector (it selects no pod).
+    const std::string pdb = R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"web",)"
+                            R"("namespace":")" +
+                            ns + R"("},"spec":{"minAvailable":0,"selector":{"matchLabels":{"app":"web"}}}})";
+    const std::string pdb_none = R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"none",)"
+                                 R"("namespace":")" +
+                                 ns + R"("},"spec":{"maxUnavailable":1}})";
+    s.load(kd_test::sigs::list({node("pdb-1", 4000), node("pdb-2", 4000), replica_set(ns, "web"), pdb, pdb_none,
+                                pod({ns, "covered", "pdb-1", "web", R"("app":"web")"}),
+                                pod({ns, "uncovered", "pdb-2", "web", R"("app":"db")"})}));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    check_same(
+        s,
+        {"PodLifeTime", "deschedule", R"({"maxPodLifeTimeSeconds": 1, "namespaces": {"include": [")" + ns + R"("]}})",
+         "", R"({"ignorePodsWithoutPDB": true})"},
+        s.keys({"covered"}));
+}
+
 void lifetime_states() {
     kd_test::Envtest* env = kd_test::Envtest::get("PodLifeTime's states on a real API server");
     if (!env) return;
@@ -639,6 +662,9 @@ TEST_CASE("The kubernetes-sigs plugins on a real API server, as upstream: age an
     }
     SECTION("PodLifeTime: DefaultEvictor's rules decide among old pods") {
         lifetime_evictor_rules();
+    }
+    SECTION("PodLifeTime: DefaultEvictor's ignorePodsWithoutPDB keeps the pods no PodDisruptionBudget covers") {
+        lifetime_evictor_pdbs();
     }
     SECTION("PodLifeTime: states: the phase or a container's waiting reason") {
         lifetime_states();
