@@ -134,8 +134,15 @@ kd::Verdict DefaultEvictor::pre_eviction_filter(kd::Cycle& cycle, const kd::Pod&
     if (args_.nodeFit) {
         kd::Snapshot snap = cycle.snapshot();
         kd::NodeRequestTotals& totals = fit_totals(cycle);
-        if (!kd::pod_fits_any_other_selected_node(snap, pod, totals, node_selector_ ? &*node_selector_ : nullptr))
-            return kd::Verdict::reject(reason::kNodeFit);
+        // Upstream's NodeFit also refuses a node where one of the pod's required anti-affinity
+        // terms selects a pod (podMatchesInterPodAntiAffinity, pkg/descheduler/node/node.go@v0.35.1).
+        bool anti = !pod.pod_anti_affinity_terms().empty();
+        bool fits = kd::pod_fits_any_other_node_if(snap, pod, totals, [&](const kd::Node& n) {
+            if (node_selector_ && !node_selector_->matches(n.labels())) return false;
+            return !anti ||
+                   kd::anti_affinity_match_on_node(pod, n, snap.pods_on_node(n.name())) == kd::AntiAffinityMatch::none;
+        });
+        if (!fits) return kd::Verdict::reject(reason::kNodeFit);
     }
     // The pod's Namespace must be one the selector selects; one the host does not know is not
     // (defaultevictor.go@v0.35.1, PreEvictionFilter). Read only when it has matchLabels, as upstream.

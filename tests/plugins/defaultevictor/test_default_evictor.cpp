@@ -396,6 +396,22 @@ TEST_CASE("pre-eviction filter: nodeFit", "[nodefit]") {
         p.affinity.back().fields = {{"metadata.name", "NotIn", {"n2"}}};
         CHECK(run_pre(b, fit).reason == reason::kNodeFit);
     }
+    SECTION("a required anti-affinity term selecting a pod on n2 (upstream NodeFit)") {
+        SnapshotBuilder::PodSpec::AffinityTerm term;
+        term.topology_key = "kubernetes.io/hostname";
+        term.has_label_selector = true;
+        term.match_labels = {{"app", "cache"}};
+        p.anti_affinity_to(term);
+        n2.label("kubernetes.io/hostname", "n2");
+        CHECK(run_pre(b, fit).allowed);  // nothing to avoid on n2 yet
+        auto& cache = b.pod("default", "cache").on("n2").owner("ReplicaSet", "cache").label("app", "cache");
+        CHECK(run_pre(b, fit).reason == reason::kNodeFit);
+        cache.in_phase(KD_POD_SUCCEEDED);  // a finished pod is not avoided
+        CHECK(run_pre(b, fit).allowed);
+        cache.in_phase(KD_POD_RUNNING);
+        n2.labels.clear();  // a node without the term's topology key is no domain of it
+        CHECK(run_pre(b, fit).allowed);
+    }
     SECTION("cpu exhausted on n2") {
         b.pod("default", "big").on("n2").owner("ReplicaSet", "big").request("cpu", "3500m");
         CHECK(run_pre(b, fit).reason == reason::kNodeFit);
