@@ -74,6 +74,9 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
         spdlog::info("Evicted pod in dry run mode pod={}/{} reason=\"{}\" strategy={} node={}", p.ns(), p.name(),
                      rec.reason, rec.requested_by, p.node_name());
         ctx_.limiter->record(p.node_name(), p.ns());
+        // Counted as a successful eviction, as upstream's PodEvictor does in a dry run
+        // (pkg/descheduler/evictions/evictions.go@v0.35.1): a dry run's metrics show what would go.
+        if (ctx_.observer) ctx_.observer->on_pods_evicted(rec.profile, pod, "success", rec.requested_by);
         return finish(KD_EVICT_DRY_RUN, "", "framework dry run", false);
     }
     kd_call call = scope.call;

@@ -119,6 +119,11 @@ struct Recorded {
 
 struct RecordingObserver : RunObserver {
     std::vector<Recorded> records;
+    std::vector<std::string> counted;  // on_pods_evicted: "<pod> <result> <strategy>"
+    void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result,
+                         std::string_view strategy) override {
+        counted.push_back(kd::Pod(&pod).key() + " " + std::string(result) + " " + std::string(strategy));
+    }
     void on_eviction(const EvictionRecord& r) override {
         kd::Pod p(r.pod);
         records.push_back({std::string(r.profile), std::string(r.requested_by), p.key(), std::string(p.node_name()),
@@ -358,6 +363,8 @@ TEST_CASE("framework dry run counts against the limits but never calls the evict
     for (auto& r : obs.records) out.push_back(r.pod + " " + kd::evict_code_name(r.code));
     CHECK(out == std::vector<std::string>{"ns1/a dry-run", "ns1/b limit-node", "ns1/c filtered", "ns1/d limit-node",
                                           "ns2/e dry-run"});
+    // The would-be evictions count as successes in descheduler_pods_evicted_total, as upstream's.
+    CHECK(obs.counted == std::vector<std::string>{"ns1/a success EvictAll", "ns2/e success EvictAll"});
     for (auto& t : g_trace) CHECK(t.rfind("evict ", 0) != 0);
 }
 
