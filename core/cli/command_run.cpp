@@ -1,6 +1,7 @@
 // `kdesched run`: the descheduler as a cluster daemon.
 #include "cli/live_cluster.hpp"
 #include "cli/subcommand.hpp"
+#include "cli/upstream_run_flags.hpp"
 #include "daemon/daemon.hpp"
 #include "error.hpp"
 
@@ -18,10 +19,7 @@ struct RunOptions {
     ClusterOptions cluster;  // --kubeconfig / --context (default: the profile's, $KUBECONFIG, in-cluster)
     std::string log_format = "text";
     std::string log_level = "info";  // a daemon says what it does; the other commands only warn
-    // kubernetes-sigs/descheduler's flags (a DeschedulerPolicy holds neither): they override the
-    // file's dryRun and deschedulingInterval.
-    bool dry_run = false;
-    std::string interval;
+    UpstreamRunFlags upstream;       // kubernetes-sigs/descheduler's and component-base's flags
 };
 
 // %j: the message as a JSON string's contents (quotes, backslashes and control bytes escaped), so
@@ -71,15 +69,9 @@ int run_daemon(const CommonOptions& opts, const RunOptions& run) {
     core::daemon::block_stop_signals();  // before any thread (cpprest's pool, reflectors) starts
     try {
         core::DeschedulerConfiguration cfg = load_config(run.config);
-        if (run.dry_run) cfg.dryRun = true;
-        if (!run.interval.empty()) {
-            auto interval = kd::parse_duration(run.interval);
-            if (!interval || interval->value.count() < 0) {
-                std::cerr << "--descheduling-interval: invalid duration \"" << run.interval
-                          << "\": use a Go duration such as 5m, 1h30m or 0 (one cycle)\n";
-                return kUsage;
-            }
-            cfg.deschedulingInterval = *interval;
+        if (std::string problem = apply_upstream_run_flags(run.upstream, cfg); !problem.empty()) {
+            std::cerr << problem << "\n";
+            return kUsage;
         }
         core::PluginCatalog catalog = load_plugins(opts);
         std::unique_ptr<core::kube::ApiClient> client = connect(run.cluster, cfg);
@@ -109,12 +101,7 @@ const SubcommandRegistration run_registration(
          cmd->add_option("--log-format", run->log_format, "text or json (one JSON object per line)")
              ->check(CLI::IsMember({"text", "json"}))
              ->capture_default_str();
-         cmd->add_flag("--dry-run", run->dry_run,
-                       "Evict nothing and write nothing, only log what would be done (overrides the file's dryRun; "
-                       "kubernetes-sigs/descheduler's flag)");
-         cmd->add_option("--descheduling-interval", run->interval,
-                         "Time between cycles, a Go duration such as 5m; 0 runs one cycle and exits (overrides the "
-                         "file's deschedulingInterval; kubernetes-sigs/descheduler's flag)");
+         add_upstream_run_flags(*cmd, run->upstream);
          add_plugin_dir_options(*cmd, common);
          add_log_level_option(*cmd, run->log_level);
          return [&common, run] { return run_daemon(common, *run); };

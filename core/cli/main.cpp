@@ -1,10 +1,14 @@
 // kdesched: the command line. Each subcommand registers itself in its command_*.cpp.
+#include "cli/foreign_command_line.hpp"
 #include "cli/subcommand.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
     using namespace kd::cli;
@@ -22,8 +26,20 @@ int main(int argc, char** argv) {
         SubcommandRun run = s.define(app, common);
         commands.emplace_back(app.get_subcommands({}).back(), std::move(run));  // the one it added
     }
+    // koord-descheduler's or kubernetes-sigs/descheduler's command line: read as `kdesched run`.
+    auto foreign = foreign_command_line(std::vector<std::string>(argv, argv + argc));
+    if (foreign && !foreign->problem.empty()) {
+        std::cerr << foreign->problem << "\n";
+        return kUsage;
+    }
+    std::vector<char*> args;
+    if (foreign)
+        for (auto& a : foreign->args) args.push_back(a.data());
     try {
-        app.parse(argc, argv);
+        if (foreign)
+            app.parse(static_cast<int>(args.size()), args.data());
+        else
+            app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int code = app.exit(e);
         return code == 0 ? kOk : kUsage;
@@ -31,6 +47,8 @@ int main(int argc, char** argv) {
     // Logs go to stderr: stdout carries the report (`--output json` must stay valid JSON).
     spdlog::set_default_logger(spdlog::stderr_color_mt("kdesched"));
     spdlog::set_level(spdlog::level::from_str(common.log_level));
+    if (foreign)
+        for (const auto& w : foreign->warnings) spdlog::warn("{}", w);
     try {
         for (const auto& [cmd, run] : commands)
             if (cmd->parsed()) return run();

@@ -3,6 +3,7 @@
 #include "config/bind_address.hpp"
 #include "config/build_profiles.hpp"
 #include "config/decode_policy.hpp"
+#include "config/leader_election_checks.hpp"
 #include "config/wire.hpp"
 
 namespace kd::core {
@@ -71,26 +72,9 @@ LeaderElection leader_election(const std::optional<wire::LeaderElection>& in, Re
         set_if_nonzero(in->resourceName, out.resourceName);
         set_if_nonzero(in->resourceNamespace, out.resourceNamespace);
     }
-    if (!out.leaderElect || report.has_problem_under("leaderElection")) return out;
-    bool positive = true;
-    for (auto [name, d] : {std::pair{"leaseDuration", out.leaseDuration}, std::pair{"renewDeadline", out.renewDeadline},
-                           std::pair{"retryPeriod", out.retryPeriod}}) {
-        if (d.value.count() < 0) {
-            report.at(kd::field_path("leaderElection", name), "must be greater than zero");
-            positive = false;
-        }
-    }
-    if (positive && out.leaseDuration <= out.renewDeadline)
-        report.at("leaderElection.leaseDuration", "must be greater than renewDeadline (" +
-                                                      kd::format_duration(out.leaseDuration) +
-                                                      " <= " + kd::format_duration(out.renewDeadline) + ")");
-    if (positive && out.renewDeadline.value.count() * 10 <= out.retryPeriod.value.count() * 12)
-        report.at("leaderElection.renewDeadline", "must be greater than 1.2 × retryPeriod (" +
-                                                      kd::format_duration(out.renewDeadline) + " vs retryPeriod " +
-                                                      kd::format_duration(out.retryPeriod) + ")");
-    if (out.resourceLock != "leases")
-        report.at("leaderElection.resourceLock",
-                  "unsupported lock type \"" + out.resourceLock + "\" (only \"leases\" is supported)");
+    if (report.has_problem_under("leaderElection")) return out;
+    for (const auto& [field, message] : leader_election_problems(out))
+        report.at(kd::field_path("leaderElection", field), message);
     return out;
 }
 

@@ -128,6 +128,38 @@ TEST_CASE("a bad command line exits 2", "[cli]") {
                                                 "such as 5m, 1h30m or 0 (one cycle)"));
 }
 
+// Switching by image alone: Koordinator's chart starts `/koord-descheduler --config=… --v=4`,
+// kubernetes-sigs/descheduler's `descheduler --policy-config-file … --descheduling-interval …`.
+// Both reach `kdesched run` (here it stops at the missing kubeconfig, past the flags and the file).
+TEST_CASE("koord-descheduler's and kubernetes-sigs/descheduler's command lines run the daemon", "[cli]") {
+    const std::string missing = "/nonexistent/kubeconfig: cannot read the kubeconfig (from --kubeconfig)";
+    auto koord = run_command(quote(kBin) + " --config=" + quote(kData + "/integration/sigs.yaml") +
+                             " --v=4 --kubeconfig=/nonexistent/kubeconfig");
+    CHECK(koord.exit_code == 1);
+    CHECK_THAT(koord.output, Catch::Contains(missing));
+    auto sigs = run_command(quote(kBin) + " --policy-config-file " + quote(kData + "/integration/sigs-policy.yaml") +
+                            " --descheduling-interval=5m --dry-run --v=3 --logtostderr --feature-gates=A=true "
+                            "--leader-elect=false --kubeconfig /nonexistent/kubeconfig");
+    CHECK(sigs.exit_code == 1);
+    CHECK_THAT(sigs.output, Catch::Contains(missing));
+    CHECK_THAT(sigs.output, Catch::Contains("ignoring --logtostderr: kdesched sets this otherwise"));
+    CHECK_THAT(sigs.output, Catch::Contains("ignoring --feature-gates=A=true: kdesched sets this otherwise"));
+    // What either would refuse is refused with exit 2, naming the flag.
+    auto unknown = run_command(quote(kBin) + " --config=x.yaml --frobnicate");
+    CHECK(unknown.exit_code == 2);
+    CHECK_THAT(unknown.output, Catch::Contains("unknown flag --frobnicate: kdesched answers to koord-descheduler's"));
+    auto verbosity = run_command(quote(kBin) + " --config=x.yaml --v=loud");
+    CHECK(verbosity.exit_code == 2);
+    CHECK_THAT(verbosity.output, Catch::Contains("flag --v: invalid verbosity \"loud\": use a number such as --v=2"));
+    auto lease = run_command(quote(kBin) + " --policy-config-file=" + quote(kData + "/integration/sigs-policy.yaml") +
+                             " --leader-elect --leader-elect-lease-duration=5s --leader-elect-renew-deadline=10s");
+    CHECK(lease.exit_code == 2);
+    CHECK_THAT(lease.output, Catch::Contains("--leader-elect-lease-duration (with the file's leaderElection): must be "
+                                             "greater than renewDeadline (5s <= 10s)"));
+    // kdesched's own command line is untouched: a subcommand first, or only --help.
+    CHECK(run_command(quote(kBin) + " --help").exit_code == 0);
+}
+
 TEST_CASE("plan on the embedded default profile prints the cycle and every plugin", "[cli]") {
     auto r = run_command(quote(kBin) + " plan");
     CHECK(r.exit_code == 0);
