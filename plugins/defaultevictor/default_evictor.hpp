@@ -7,8 +7,8 @@
 #include "cluster_objects.hpp"
 
 #include <kdesched/node_fit.hpp>
-#include <kdesched/pod_affinity.hpp>
 #include <kdesched/plugin.hpp>
+#include <kdesched/pod_affinity.hpp>
 #include <kdesched/selector_string.hpp>
 
 #include <cstdint>
