@@ -5,6 +5,16 @@
 namespace kd::core {
 
 namespace {
+// {"apiVersion": …, "kind": …, "metadata": { — the caller writes the metadata's members.
+template <class W>
+void start_with_metadata(W& w, std::string_view api_version, std::string_view kind) {
+    w.StartObject();
+    json::field(w, "apiVersion", api_version);
+    json::field(w, "kind", kind);
+    json::key(w, "metadata");
+    w.StartObject();
+}
+
 template <class W>
 void int_or_string(W& w, std::string_view key, const std::optional<kd::IntOrString>& v) {
     if (!v) return;
@@ -18,11 +28,7 @@ void int_or_string(W& w, std::string_view key, const std::optional<kd::IntOrStri
 
 std::string to_json(const Namespace& ns) {
     json::TextWriter w;
-    w.StartObject();
-    json::field(w, "apiVersion", "v1");
-    json::field(w, "kind", "Namespace");
-    json::key(w, "metadata");
-    w.StartObject();
+    start_with_metadata(w, "v1", "Namespace");
     json::field(w, "name", ns.name);
     json::field_if_set(w, "uid", ns.uid);
     json::string_map(w, "labels", ns.labels);
@@ -33,11 +39,7 @@ std::string to_json(const Namespace& ns) {
 
 std::string to_json(const PodDisruptionBudget& pdb) {
     json::TextWriter w;
-    w.StartObject();
-    json::field(w, "apiVersion", "policy/v1");
-    json::field(w, "kind", "PodDisruptionBudget");
-    json::key(w, "metadata");
-    w.StartObject();
+    start_with_metadata(w, "policy/v1", "PodDisruptionBudget");
     json::field(w, "namespace", pdb.ns);
     json::field(w, "name", pdb.name);
     json::field_if_set(w, "uid", pdb.uid);

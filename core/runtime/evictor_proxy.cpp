@@ -55,7 +55,8 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
         rec.detail = copy_detail ? kd::sv(scope.keep(std::string(detail))) : detail;
         out = kd_evict_result{sizeof(kd_evict_result), code, kd::to_kd(rec.decided_by), kd::to_kd(rec.detail)};
         if (ctx_.observer) ctx_.observer->on_eviction(rec);
-        if (code == KD_EVICT_FAILED || ctx_.limiter->limit_of(code)) failure_event(rec);
+        if (ctx_.eviction_failure_events && (code == KD_EVICT_FAILED || ctx_.limiter->limit_of(code)))
+            failure_event(rec);
     };
 
     std::string_view rejected;
@@ -103,7 +104,7 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
 // evictions.go@v0.35.1, EvictPod): a Warning `EvictionFailed` Event on the pod when a limit stops
 // an eviction or the eviction fails; none in a dry run, whose events upstream sends nowhere.
 void EvictorProxy::failure_event(const EvictionRecord& rec) const {
-    if (!ctx_.eviction_failure_events || ctx_.dry_run || !ctx_.backend) return;
+    if (ctx_.dry_run || !ctx_.backend) return;
     kd::Pod p(rec.pod);
     std::string why;
     if (auto limit = ctx_.limiter->limit_of(rec.code)) {

@@ -37,7 +37,7 @@ private:
     // The first filter plugin that rejects the pod (told to the observer), with its reason; or nullptr.
     const PluginInstance* first_rejection(CallScope& scope, const kd_pod& pod, bool pre_eviction,
                                           std::string_view& reason) const;
-    // The Warning Event of a stopped or failed eviction, when the configuration asks for them.
+    // The Warning Event of a stopped or failed eviction (asked for by evictionFailureEventNotification).
     void failure_event(const EvictionRecord& rec) const;
 
     HostContext& ctx_;

@@ -368,17 +368,24 @@ TEST_CASE("framework dry run counts against the limits but never calls the evict
     for (auto& t : g_trace) CHECK(t.rfind("evict ", 0) != 0);
 }
 
-TEST_CASE("a refused eviction is not counted and limits reset every cycle", "[runtime][proxy]") {
-    auto cat = catalog_with_fixtures();
-    RecordingObserver obs;
-    Descheduler d(config(std::string("maxNoOfPodsToEvictTotal: 1\n") + kEvictAllProfile), cat, nullptr, &obs);
-    kd::testing::SnapshotBuilder b;
+namespace {
+// n1 holds refuse-1 (RecordingEvict refuses it) and ok-1, n2 holds ok-2.
+kd::testing::SnapshotBuilder& refusal_cluster(kd::testing::SnapshotBuilder& b) {
     b.node("n1");
     b.node("n2");
     b.pod("ns", "refuse-1").on("n1");
     b.pod("ns", "ok-1").on("n1");
     b.pod("ns", "ok-2").on("n2");
-    const kd_snapshot* s = b.build();
+    return b;
+}
+}  // namespace
+
+TEST_CASE("a refused eviction is not counted and limits reset every cycle", "[runtime][proxy]") {
+    auto cat = catalog_with_fixtures();
+    RecordingObserver obs;
+    Descheduler d(config(std::string("maxNoOfPodsToEvictTotal: 1\n") + kEvictAllProfile), cat, nullptr, &obs);
+    kd::testing::SnapshotBuilder b;
+    const kd_snapshot* s = refusal_cluster(b).build();
     REQUIRE_FALSE(d.run_cycle(*s));
     REQUIRE_FALSE(d.run_cycle(*s));
     std::vector<std::string> out;
@@ -397,12 +404,7 @@ TEST_CASE("evictionFailureEventNotification: a Warning Event for each eviction a
         c.evictionFailureEventNotification = notify;
         Descheduler d(c, cat, &backend, nullptr);
         kd::testing::SnapshotBuilder b;
-        b.node("n1");
-        b.node("n2");
-        b.pod("ns", "refuse-1").on("n1");
-        b.pod("ns", "ok-1").on("n1");
-        b.pod("ns", "ok-2").on("n2");
-        b.pod("ns", "keep").on("n2").label("keep", "true");
+        refusal_cluster(b).pod("ns", "keep").on("n2").label("keep", "true");
         REQUIRE_FALSE(d.run_cycle(*b.build()));
         std::vector<std::string> out;
         for (const auto& e : backend.events)

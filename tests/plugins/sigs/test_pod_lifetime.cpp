@@ -248,20 +248,34 @@ TEST_CASE("PodLifeTime: condition filtering", "[podlifetime][upstream]") {
     }
 }
 
-// Upstream's TestTransitionTimeFiltering: oldTransitionTime is two hours ago, newTransitionTime one
-// minute ago (pod_lifetime_test.go@v0.35.1).
+namespace {
+
+// Upstream's oldTransitionTime (two hours ago) and newTransitionTime (one minute ago).
+std::pair<int64_t, int64_t> plt_transitions(const SnapshotBuilder& b) {
+    return {b.now_ms() - 2 * 3'600'000, b.now_ms() - 60'000};
+}
+
+// A Succeeded pod whose Initialized (True) and Ready (False) conditions, both PodCompleted,
+// changed at `since` (upstream's "stale completed" pod).
+void plt_completed(SnapshotBuilder& b, const std::string& name, int64_t since) {
+    rs_pod(b, name)
+        .in_phase(KD_POD_SUCCEEDED)
+        .condition("Initialized", "True", "PodCompleted")
+        .transitioned_at(since)
+        .condition("Ready", "False", "PodCompleted")
+        .transitioned_at(since);
+}
+
+}  // namespace
+
+// Upstream's TestTransitionTimeFiltering (pod_lifetime_test.go@v0.35.1).
 TEST_CASE("PodLifeTime: transition time filtering", "[podlifetime][upstream]") {
     SnapshotBuilder b;
     b.node("n1");
-    const int64_t old_transition = b.now_ms() - 2 * 3'600'000, new_transition = b.now_ms() - 60'000;
+    const auto [old_transition, new_transition] = plt_transitions(b);
     Profile p;
     SECTION("evict pod with old transition time") {
-        rs_pod(b, "p1")
-            .in_phase(KD_POD_SUCCEEDED)
-            .condition("Initialized", "True", "PodCompleted")
-            .transitioned_at(old_transition)
-            .condition("Ready", "False", "PodCompleted")
-            .transitioned_at(old_transition);
+        plt_completed(b, "p1", old_transition);
         CHECK(p.run<PodLifeTime>(b, R"({"states": ["Succeeded"], "conditions": [{"reason": "PodCompleted",
                  "status": "True", "minTimeSinceLastTransitionSeconds": 300}]})") == Pods{"default/p1"});
     }
@@ -294,13 +308,8 @@ TEST_CASE("PodLifeTime: transition time filtering", "[podlifetime][upstream]") {
 TEST_CASE("PodLifeTime: Succeeded + PodCompleted condition + transition time threshold", "[podlifetime][upstream]") {
     SnapshotBuilder b;
     b.node("n1");
-    const int64_t old_transition = b.now_ms() - 2 * 3'600'000, new_transition = b.now_ms() - 60'000;
-    rs_pod(b, "stale-completed")
-        .in_phase(KD_POD_SUCCEEDED)
-        .condition("Initialized", "True", "PodCompleted")
-        .transitioned_at(old_transition)
-        .condition("Ready", "False", "PodCompleted")
-        .transitioned_at(old_transition);
+    const auto [old_transition, new_transition] = plt_transitions(b);
+    plt_completed(b, "stale-completed", old_transition);
     rs_pod(b, "recent-completed")
         .in_phase(KD_POD_SUCCEEDED)
         .condition("Initialized", "True", "PodCompleted")
