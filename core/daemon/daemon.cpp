@@ -7,6 +7,7 @@
 #include "daemon/event_recorder.hpp"
 #include "daemon/health_server.hpp"
 #include "daemon/leader_elector.hpp"
+#include "daemon/live_explain.hpp"
 #include "daemon/metrics.hpp"
 #include "daemon/model_probe.hpp"
 #include "daemon/wall_clock.hpp"
@@ -15,6 +16,7 @@
 #include "kube/watch/model_feeder.hpp"
 #include "runtime/descheduler.hpp"
 #include "runtime/driver.hpp"
+#include "runtime/observer_fanout.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -72,14 +74,15 @@ struct Loop {
     kube::ModelFeeder feeder{model};
     kube::ClusterSync& sync;
     DaemonMetrics& metrics;
+    LiveExplain& explain;
     HealthState& health;
     ModelProbe& probe;
     LeaderElector* elector;  // null without leader election
     std::atomic<bool> stop{false}, lost{false};
     std::chrono::steady_clock::time_point refreshed{};
 
-    Loop(kube::ClusterSync& s, DaemonMetrics& m, HealthState& h, ModelProbe& p, LeaderElector* e)
-        : sync(s), metrics(m), health(h), probe(p), elector(e) {}
+    Loop(kube::ClusterSync& s, DaemonMetrics& m, LiveExplain& x, HealthState& h, ModelProbe& p, LeaderElector* e)
+        : sync(s), metrics(m), explain(x), health(h), probe(p), elector(e) {}
 
     // Applies what the watches delivered and answers /debug/model.
     void apply() {
@@ -166,11 +169,15 @@ public:
             return false;
         }
         if (!loop_.caught_up_as_leader()) return false;
-        if (call.kind == DriverCall::cycle) started_ = std::chrono::steady_clock::now();
+        if (call.kind == DriverCall::cycle) {
+            started_ = std::chrono::steady_clock::now();
+            loop_.explain.begin_cycle(call.cycle_number, call.now_ms);
+        }
         return true;
     }
     void after(const DriverCall& call, const std::optional<std::string>& error) override {
         loop_.health.beat();
+        loop_.explain.publish();  // after the cycle, and again after each of its ticks
         if (call.kind == DriverCall::cycle)
             loop_.metrics.loop_duration(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
@@ -218,14 +225,16 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
     health.stuck_after = options.stuck_after;
     health.beat();
     ModelProbe probe;
+    LiveExplain explain;
     HealthServer server(
         config.healthzBindAddress, config.metricsBindAddress, health, [&] { return metrics.text(); },
-        [&probe] { return probe.ask(std::chrono::seconds(5)); });
-    spdlog::info("serving /healthz and /readyz on {}, /metrics and /debug/model on {}", config.healthzBindAddress,
-                 config.metricsBindAddress);
+        [&probe] { return probe.ask(std::chrono::seconds(5)); }, {},
+        [&explain](std::string_view query) { return answer_explain(explain, query); });
+    spdlog::info("serving /healthz and /readyz on {}, /metrics, /debug/model and /debug/explain on {}",
+                 config.healthzBindAddress, config.metricsBindAddress);
 
     kube::ClusterSync sync(client);
-    Loop loop(sync, metrics, health, probe, nullptr);
+    Loop loop(sync, metrics, explain, health, probe, nullptr);
     std::unique_ptr<LeaderElector> elector;  // after `loop`: its thread ends before `loop` goes
     if (le.leaderElect) {
         LeaderElectionOptions lo;
@@ -261,7 +270,8 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
         const Reservation* r = loop.model.reservation_by_name(name);
         return r ? r->wire : "";
     });
-    Descheduler descheduler(config, catalog, &backend, &metrics);
+    ObserverFanout observer{&metrics, &explain};  // metrics first: it logs plugins' lines
+    Descheduler descheduler(config, catalog, &backend, &observer);
 
     sync.start();
     if (elector) elector->start();

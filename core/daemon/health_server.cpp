@@ -81,15 +81,16 @@ struct HealthServer::Impl {
     const std::function<std::string()> metrics_text;
     const std::function<std::optional<std::string>()> model_digest;
     const HealthServerLimits limits;
+    const DebugHandler explain;
     asio::io_context io;
     std::vector<std::unique_ptr<Listener>> listeners;
     std::list<std::shared_ptr<Session>> sessions;  // open connections, oldest first (I/O thread only)
-    asio::thread_pool metrics_worker{1}, model_worker{1};
+    asio::thread_pool metrics_worker{1}, model_worker{1}, explain_worker{1};
     std::thread io_thread;
 
     Impl(HealthState& s, std::function<std::string()> m, std::function<std::optional<std::string>()> d,
-         HealthServerLimits l)
-        : state(s), metrics_text(std::move(m)), model_digest(std::move(d)), limits(l) {}
+         HealthServerLimits l, DebugHandler e)
+        : state(s), metrics_text(std::move(m)), model_digest(std::move(d)), limits(l), explain(std::move(e)) {}
 
     void listen(const std::string& address, bool health, bool metrics) {
         try {
@@ -153,6 +154,13 @@ struct HealthServer::Impl {
         res.set(http::field::content_type, "application/json");
         return res;
     }
+
+    Answer debug(const DebugHandler& handler, unsigned version, const std::string& query) const {
+        DebugAnswer a = handler(query);
+        Answer res = text_answer(http::status::ok, version, std::move(a.body));
+        res.set(http::field::content_type, a.content_type);
+        return res;
+    }
 };
 
 // One connection, one request: read it, answer it, close. The deadline runs from the accept to the
@@ -198,7 +206,9 @@ struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
         const auto& req = parser.get();
         const unsigned version = req.version();
         std::string target(req.target());
-        target = target.substr(0, target.find('?'));
+        const size_t mark = target.find('?');
+        std::string query = mark == std::string::npos ? "" : target.substr(mark + 1);
+        target = target.substr(0, mark);
         if (listener.health && (target == "/healthz" || target == "/livez")) {
             reply(server.healthz(version));
         } else if (listener.health && target == "/readyz") {
@@ -207,9 +217,12 @@ struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
             hand_off(server.metrics_worker, [&server = server, version] { return server.metrics(version); });
         } else if (listener.metrics && target == "/debug/model" && server.model_digest) {
             hand_off(server.model_worker, [&server = server, version] { return server.model(version); });
+        } else if (listener.metrics && target == "/debug/explain" && server.explain) {
+            hand_off(server.explain_worker,
+                     [&server = server, version, query] { return server.debug(server.explain, version, query); });
         } else {
             reply(text_answer(http::status::not_found, version,
-                              "not found; try /healthz, /readyz, /metrics or /debug/model"));
+                              "not found; try /healthz, /readyz, /metrics, /debug/model or /debug/explain"));
         }
     }
 
@@ -286,8 +299,10 @@ void HealthServer::Impl::open(Listener& l, tcp::socket socket) {
 
 HealthServer::HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
                            std::function<std::string()> metrics_text,
-                           std::function<std::optional<std::string>()> model_digest, HealthServerLimits limits)
-    : impl_(std::make_unique<Impl>(state, std::move(metrics_text), std::move(model_digest), limits)) {
+                           std::function<std::optional<std::string>()> model_digest, HealthServerLimits limits,
+                           DebugHandler explain)
+    : impl_(
+          std::make_unique<Impl>(state, std::move(metrics_text), std::move(model_digest), limits, std::move(explain))) {
     if (healthz_address == metrics_address) {
         impl_->listen(healthz_address, true, true);
     } else {
@@ -304,10 +319,8 @@ HealthServer::~HealthServer() {
     s.io_thread.join();
     // A handler already running ends within its own wait (model_digest's timeout); those waiting
     // for their turn are dropped.
-    s.metrics_worker.stop();
-    s.model_worker.stop();
-    s.metrics_worker.join();
-    s.model_worker.join();
+    for (asio::thread_pool* w : {&s.metrics_worker, &s.model_worker, &s.explain_worker}) w->stop();
+    for (asio::thread_pool* w : {&s.metrics_worker, &s.model_worker, &s.explain_worker}) w->join();
     // The I/O thread is gone: close everything here, then let the aborted operations finish so that
     // each session is released before the io_context goes.
     while (!s.sessions.empty()) s.sessions.front()->close();

@@ -6,6 +6,8 @@
 //  - /metrics: the Prometheus text exposition.
 //  - /debug/model (with /metrics): the digest of the model, kind by kind (model_probe.hpp); 503
 //    when the control loop does not answer in time.
+//  - /debug/explain (with /metrics): why the last cycle's candidates stayed (live_explain.hpp);
+//    its handler gets the query string and answers at once.
 // healthzBindAddress and metricsBindAddress may be the same address (the default): one listener
 // then serves all three.
 //
@@ -24,6 +26,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -46,6 +49,12 @@ struct HealthServerLimits {
     std::chrono::milliseconds max_request_duration = kMaxRequestDuration;
 };
 
+// A handler's answer: content type and body (200).
+struct DebugAnswer {
+    std::string content_type, body;
+};
+using DebugHandler = std::function<DebugAnswer(std::string_view query)>;
+
 struct HealthState {
     std::atomic<int64_t> heartbeat_ms{0};  // steady clock, ms: the control loop's last sign of life
     std::chrono::milliseconds stuck_after{std::chrono::minutes(3)};
@@ -60,7 +69,8 @@ public:
     // Throws kd::core::Error when an address cannot be bound (in use, not local).
     HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
                  std::function<std::string()> metrics_text,
-                 std::function<std::optional<std::string>()> model_digest = {}, HealthServerLimits limits = {});
+                 std::function<std::optional<std::string>()> model_digest = {}, HealthServerLimits limits = {},
+                 DebugHandler explain = {});
     ~HealthServer();
     HealthServer(const HealthServer&) = delete;
     HealthServer& operator=(const HealthServer&) = delete;

@@ -16,6 +16,8 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -27,10 +29,12 @@ public:
 
     // RunObserver (control thread).
     void on_pods_evicted(std::string_view profile, const kd_pod& pod, std::string_view result,
-                         std::string_view strategy) override;
+                         std::string_view strategy, bool dry_run) override;
     void on_pod_picker_request(std::string_view profile, std::string_view plugin, std::string_view result) override;
     void on_plugin_call(std::string_view profile, std::string_view plugin, std::string_view point,
                         double seconds) override;
+    void on_filter_rejection(std::string_view profile, std::string_view requested_by, const kd_pod& pod,
+                             std::string_view filter, std::string_view reason) override;
 
     void loop_duration(double seconds);
     void api_request(const kube::RequestRecord& r);  // any thread
@@ -58,13 +62,26 @@ private:
     prometheus::Family<prometheus::Counter>& dry_run_;
     prometheus::Family<prometheus::Gauge>& objects_;
     prometheus::Family<prometheus::Gauge>& jobs_;
-    prometheus::Family<prometheus::Gauge>& relists_;
-    prometheus::Family<prometheus::Gauge>& watch_events_;
+    prometheus::Family<prometheus::Counter>& relists_;
+    prometheus::Family<prometheus::Counter>& watch_events_;
     prometheus::Family<prometheus::Gauge>& resident_;
-    prometheus::Family<prometheus::Gauge>& cpu_;
+    prometheus::Family<prometheus::Counter>& cpu_;
     prometheus::Family<prometheus::Gauge>& start_time_;
+    prometheus::Family<prometheus::Counter>& rejections_;
     std::string lease_name_;
+    // kdesched_filter_rejections_total's series by profile, plugin and reason: found without
+    // building a string (a cycle may reject thousands of pods).
+    template <class V>
+    using ByName = std::map<std::string, V, std::less<>>;
+    ByName<ByName<ByName<prometheus::Counter*>>> rejection_series_;
 };
+
+// The `reason` label of a filter rejection: the plugin's reason when it is a code (a word of at
+// most kMaxReasonLength letters, digits, '_', '-', '.', ':'), "Other" for free text, so that the
+// number of series stays bounded whatever a third-party plugin writes.
+constexpr size_t kMaxReasonLength = 64;
+constexpr size_t kMaxReasonsPerPlugin = 32;  // more distinct codes than this also count as "Other"
+std::string_view reason_label(std::string_view reason);
 
 // "list" / "watch" / "get" / "create" / "update" / "patch" / "delete" and the resource
 // ("pods", "pods/eviction", "podmigrationjobs/status") of a request, for metric labels.

@@ -41,6 +41,19 @@ std::optional<uint32_t> EvictionLimiter::limit_of(kd_evict_code code) const {
     }
 }
 
+const char* EvictionLimiter::metric_result(kd_evict_code code) {
+    switch (code) {
+        case KD_EVICT_LIMIT_NODE:
+            return "maximum number of evicted pods per node reached";
+        case KD_EVICT_LIMIT_NAMESPACE:
+            return "maximum number of evicted pods per namespace reached";
+        case KD_EVICT_LIMIT_TOTAL:
+            return "maximum number of evicted pods per a descheduling cycle reached";
+        default:
+            return nullptr;
+    }
+}
+
 void EvictionLimiter::reset() {
     by_node_.clear();
     by_namespace_.clear();

@@ -24,6 +24,9 @@ public:
     void record(std::string_view node, std::string_view ns);
     // The limit a KD_EVICT_LIMIT_* code names (nullopt for any other code).
     std::optional<uint32_t> limit_of(kd_evict_code code) const;
+    // The `result` label upstream's PodEvictor counts a stopped eviction under (its limit errors'
+    // texts, pkg/descheduler/evictions/errors.go@v0.35.1); nullptr for a code that is no limit.
+    static const char* metric_result(kd_evict_code code);
     void reset();
 
 private:

@@ -69,7 +69,13 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
         if (const PluginInstance* f = first_rejection(scope, pod, true, rejected))
             return finish(KD_EVICT_FILTERED, f->name(), rejected, true);
     kd_evict_code limit = ctx_.limiter->check(p.node_name(), p.ns());
-    if (limit != KD_EVICT_ACCEPTED) return finish(limit, "", kd::evict_code_name(limit), false);
+    if (limit != KD_EVICT_ACCEPTED) {
+        // Counted under the limit's name, as upstream's PodEvictor counts its limit errors.
+        if (ctx_.observer)
+            ctx_.observer->on_pods_evicted(rec.profile, pod, EvictionLimiter::metric_result(limit), rec.requested_by,
+                                           ctx_.dry_run);
+        return finish(limit, "", kd::evict_code_name(limit), false);
+    }
     if (ctx_.dry_run) {
         // The key's parts, not p.key(): nothing is built when info is off (a cost per eviction).
         spdlog::info("Evicted pod in dry run mode pod={}/{} reason=\"{}\" strategy={} node={}", p.ns(), p.name(),
@@ -77,7 +83,7 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
         ctx_.limiter->record(p.node_name(), p.ns());
         // Counted as a successful eviction, as upstream's PodEvictor does in a dry run
         // (pkg/descheduler/evictions/evictions.go@v0.35.1): a dry run's metrics show what would go.
-        if (ctx_.observer) ctx_.observer->on_pods_evicted(rec.profile, pod, "success", rec.requested_by);
+        if (ctx_.observer) ctx_.observer->on_pods_evicted(rec.profile, pod, "success", rec.requested_by, true);
         return finish(KD_EVICT_DRY_RUN, "", "framework dry run", false);
     }
     kd_call call = scope.call;

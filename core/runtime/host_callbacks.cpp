@@ -189,8 +189,9 @@ void report_cb(const kd_host* self, const kd_call* call, kd_str kind, kd_str sub
 }
 
 void count_eviction_cb(const kd_host* self, const kd_call* call, const kd_pod* pod, kd_str result, kd_str strategy) {
-    if (RunObserver* obs = context_of(self).observer)
-        obs->on_pods_evicted(kd::sv(call->profile), *pod, kd::sv(result), kd::sv(strategy));
+    const HostContext& ctx = context_of(self);
+    if (RunObserver* obs = ctx.observer)
+        obs->on_pods_evicted(kd::sv(call->profile), *pod, kd::sv(result), kd::sv(strategy), ctx.dry_run);
 }
 
 kd_status pick_pods_cb(const kd_host* self, const kd_call* call, kd_str picker_json, const kd_pod* const* candidates,

@@ -35,9 +35,11 @@ public:
                            std::string_view /*subject*/, std::string_view /*key*/, std::string_view /*value*/) {}
     virtual void on_plugin_log(std::string_view profile, std::string_view plugin, int32_t level,
                                std::string_view message);
-    // kd_host.count_eviction: one increment of descheduler_pods_evicted.
+    // One increment of descheduler_pods_evicted: a plugin's kd_host.count_eviction, a framework
+    // dry-run eviction ("success") or a limit that stopped one (EvictionLimiter::metric_result).
+    // `dry_run`: the profile's run is a dry run (nothing was written).
     virtual void on_pods_evicted(std::string_view /*profile*/, const kd_pod& /*pod*/, std::string_view /*result*/,
-                                 std::string_view /*strategy*/) {}
+                                 std::string_view /*strategy*/, bool /*dry_run*/) {}
     // kd_host.pick_pods: one increment of descheduler_pod_picker_requests_total{result}, where
     // result is "success" or why the request failed (config, secret, connection, timeout,
     // http-status, invalid-answer).

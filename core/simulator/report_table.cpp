@@ -1,6 +1,7 @@
 // The simulation report for a terminal: one block per cycle, aligned columns, a closing summary.
 #include "cluster/rfc3339.hpp"
 #include "simulator/simulation_report.hpp"
+#include "text/aligned_rows.hpp"
 
 #include <fmt/format.h>
 
@@ -13,23 +14,6 @@ namespace {
 
 std::string pct(double v) {
     return v < 0 ? "-" : fmt::format("{:.1f}%", v);
-}
-
-// Prints rows with each column as wide as its widest cell.
-void print_rows(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
-    std::vector<size_t> width;
-    for (const auto& r : rows)
-        for (size_t i = 0; i < r.size(); ++i) {
-            if (width.size() <= i) width.push_back(0);
-            width[i] = std::max(width[i], r[i].size());
-        }
-    for (const auto& r : rows) {
-        std::string line = indent;
-        for (size_t i = 0; i < r.size(); ++i)
-            line += i + 1 == r.size() ? r[i] : fmt::format("{:<{}}  ", r[i], width[i]);
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out << line << "\n";
-    }
 }
 
 }  // namespace
@@ -90,9 +74,7 @@ void write_table(std::ostream& out, const SimulationReport& report) {
         }
         if (report.explain && !c.explain.empty()) {
             out << "  not evicted (--explain):\n";
-            std::vector<std::vector<std::string>> ex;
-            for (const auto& e : c.explain) ex.push_back({e.pod, e.stage, e.plugin, e.reason});
-            print_rows(out, ex, "    ");
+            print_explain(out, c.explain, "    ");
         }
     }
     SimulationSummary sum = summarize(report);

@@ -4,7 +4,6 @@
 
 #include "runtime/descheduler.hpp"
 #include "runtime/driver.hpp"
-#include "runtime/report_keys.hpp"
 #include "simulator/cluster_actors.hpp"
 #include "simulator/simulated_backend.hpp"
 
@@ -37,34 +36,35 @@ std::vector<Row> rows(const std::map<std::array<std::string, N>, uint64_t>& coun
 class SimulationObserver : public RunObserver {
 public:
     explicit SimulationObserver(bool explain) : explain_(explain) {}
+    // The previous cycle is finish()ed first: adding a cycle to the report may move the others.
     void begin(CycleReport* cycle) {
         cycle_ = cycle;
         node_facts_.clear();
+    }
+    // The cycle's explain lines into its report (its ticks' refusals included).
+    void finish() {
+        if (cycle_ && explain_) cycle_->explain = explained_.rows();
         explained_.clear();
+        cycle_ = nullptr;
     }
     void on_eviction(const EvictionRecord& r) override {
         kd::Pod pod(r.pod);
         cycle_->evictions.push_back({pod.key(), std::string(pod.node_name()), std::string(r.requested_by),
                                      std::string(r.reason), kd::evict_code_name(r.code), std::string(r.decided_by),
                                      std::string(r.detail)});
-        if (r.code == KD_EVICT_ACCEPTED || r.code == KD_EVICT_DRY_RUN)
-            evicted(pod.key());
-        else
-            explain(pod.key(), "refused", std::string(r.decided_by.empty() ? r.requested_by : r.decided_by),
-                    r.detail.empty() ? kd::evict_code_name(r.code) : std::string(r.detail));
+        if (explain_) explained_.record(r);
     }
     void on_filter_rejection(std::string_view, std::string_view, const kd_pod& pod, std::string_view filter,
                              std::string_view reason) override {
-        explain(kd::Pod(&pod).key(), "filtered", std::string(filter), std::string(reason));
+        if (explain_) explained_.record_rejection(pod, filter, reason);
     }
     void on_report(std::string_view, std::string_view plugin, std::string_view kind, std::string_view subject,
                    std::string_view key, std::string_view value) override {
         if (kind == "node") node_facts_[std::string(subject)][std::string(key)] = std::string(value);  // pool, class
-        if (kind == "pod" && key == report_keys::kPodSkipped)
-            explain(std::string(subject), "skipped", std::string(plugin), std::string(value));
+        if (explain_) explained_.record_report(plugin, kind, subject, key, value);
     }
-    void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result,
-                         std::string_view strategy) override {
+    void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result, std::string_view strategy,
+                         bool) override {
         kd::Pod p(&pod);
         ++pods_evicted_[{std::string(result), std::string(strategy), std::string(p.ns()), std::string(p.node_name())}];
     }
@@ -76,30 +76,10 @@ public:
     const std::map<std::string, std::map<std::string, std::string>>& node_facts() const { return node_facts_; }
 
 private:
-    // One line per pod and cycle, in the order pods were first explained; the last word wins (a
-    // filter's rejection when the plugin asked, then the plugin's own reason, or a refused
-    // eviction), and a pod evicted in the end is not listed.
-    void explain(const std::string& pod, const char* stage, const std::string& plugin, const std::string& reason) {
-        if (!explain_) return;
-        auto [it, added] = explained_.try_emplace(pod, cycle_->explain.size());
-        if (added)
-            cycle_->explain.push_back({pod, stage, plugin, reason});
-        else
-            cycle_->explain[it->second] = {pod, stage, plugin, reason};
-    }
-    void evicted(const std::string& pod) {
-        auto it = explained_.find(pod);
-        if (it == explained_.end()) return;
-        const size_t line = it->second;
-        explained_.erase(it);
-        cycle_->explain.erase(cycle_->explain.begin() + static_cast<std::ptrdiff_t>(line));
-        for (auto& [name, at] : explained_)
-            if (at > line) --at;
-    }
     bool explain_;
     CycleReport* cycle_ = nullptr;
     std::map<std::string, std::map<std::string, std::string>> node_facts_;
-    std::map<std::string, size_t> explained_;                         // pod → its line in cycle_->explain
+    ExplainTable explained_;                                          // this cycle's, with --explain
     std::map<std::array<std::string, 4>, uint64_t> pods_evicted_;     // result, strategy, namespace, node
     std::map<std::array<std::string, 3>, uint64_t> picker_requests_;  // profile, plugin, result
 };
@@ -215,6 +195,7 @@ public:
 
     bool before(const DriverCall& call) override {
         if (call.kind == DriverCall::cycle) {
+            observer_.finish();
             CycleReport& cycle = report_.cycles.emplace_back();
             cycle.cycle = call.cycle_number;
             cycle.time_ms = call.now_ms;
@@ -280,6 +261,7 @@ SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCa
     SimulationEnvironment environment(model, backend, observer, report, options.audit);
     environment.start(start);
     if (options.cycles > 0) Driver(descheduler, model, clock, environment).run({report.interval_ms, options.cycles});
+    observer.finish();
     report.pods_evicted = observer.pods_evicted();
     report.pod_picker_requests = observer.pod_picker_requests();
     return report;

@@ -3,6 +3,8 @@
 // why each considered pod stayed.
 #pragma once
 
+#include "runtime/explain_table.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -60,14 +62,6 @@ struct PodMove {
 // A Kubernetes Event a plugin recorded.
 struct EventReport {
     std::string kind, ns, name, type, reason, action, message, plugin;
-};
-
-// A candidate that was considered and not evicted, and what stopped it: `stage` says how far it
-// got — "filtered" (the plugin asked cycle.filter() about it and a filter said no: considered
-// only), "skipped" (the plugin's own reason, kd::Cycle::report_pod), "refused" (the plugin asked
-// to evict it and the host refused: a filter, the PreEvictionFilter, a limit, the evict plugin).
-struct ExplainEntry {
-    std::string pod, stage, plugin, reason;
 };
 
 struct CycleReport {

@@ -120,9 +120,10 @@ struct Recorded {
 struct RecordingObserver : RunObserver {
     std::vector<Recorded> records;
     std::vector<std::string> counted;  // on_pods_evicted: "<pod> <result> <strategy>"
-    void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result,
-                         std::string_view strategy) override {
-        counted.push_back(kd::Pod(&pod).key() + " " + std::string(result) + " " + std::string(strategy));
+    void on_pods_evicted(std::string_view, const kd_pod& pod, std::string_view result, std::string_view strategy,
+                         bool dry_run) override {
+        counted.push_back(kd::Pod(&pod).key() + " " + std::string(result) + " " + std::string(strategy) +
+                          (dry_run ? " dry-run" : ""));
     }
     void on_eviction(const EvictionRecord& r) override {
         kd::Pod p(r.pod);
@@ -363,8 +364,13 @@ TEST_CASE("framework dry run counts against the limits but never calls the evict
     for (auto& r : obs.records) out.push_back(r.pod + " " + kd::evict_code_name(r.code));
     CHECK(out == std::vector<std::string>{"ns1/a dry-run", "ns1/b limit-node", "ns1/c filtered", "ns1/d limit-node",
                                           "ns2/e dry-run"});
-    // The would-be evictions count as successes in descheduler_pods_evicted_total, as upstream's.
-    CHECK(obs.counted == std::vector<std::string>{"ns1/a success EvictAll", "ns2/e success EvictAll"});
+    // The would-be evictions count as successes in descheduler_pods_evicted_total, and the ones a
+    // limit stopped under the limit's words, as upstream's; a filtered pod is not counted.
+    CHECK(obs.counted ==
+          std::vector<std::string>{"ns1/a success EvictAll dry-run",
+                                   "ns1/b maximum number of evicted pods per node reached EvictAll dry-run",
+                                   "ns1/d maximum number of evicted pods per node reached EvictAll dry-run",
+                                   "ns2/e success EvictAll dry-run"});
     for (auto& t : g_trace) CHECK(t.rfind("evict ", 0) != 0);
 }
 

@@ -4,6 +4,7 @@
 // replicas on one lease, SIGTERM, and /healthz, /readyz, /metrics. Assertions are on what the
 // server received and stored.
 #include "daemon_harness.hpp"
+#include "exposition_reader.hpp"
 #include "run_command.hpp"
 
 #include <catch2/catch.hpp>
@@ -147,9 +148,12 @@ TEST_CASE_METHOD(HotspotDaemon, "run: the hotspot pod migrates end to end throug
     CHECK(metrics.find("descheduler_pods_evicted{") != std::string::npos);  // the deprecated twin
     CHECK(metrics.find("descheduler_loop_duration_seconds_count") != std::string::npos);
     CHECK(metrics.find("descheduler_descheduler_loop_duration_seconds_count") != std::string::npos);
-    CHECK(metrics.find(
-              R"(descheduler_strategy_duration_seconds_count{profile="kdesched-default",strategy="LowNodeLoad"})") !=
-          std::string::npos);
+    CHECK(metrics.find(R"(descheduler_strategy_duration_seconds_count{extension_point="balance",)"
+                       R"(profile="kdesched-default",strategy="LowNodeLoad"})") != std::string::npos);
+    // The whole text as Prometheus reads it, strictly (the reflectors' and model's families too).
+    auto families = kd_test::ExpositionReader::read(metrics);
+    CHECK(families.at("kdesched_watch_events_total").type == "counter");
+    CHECK(families.at("kdesched_model_objects").type == "gauge");
     CHECK(metrics.find(R"(kdesched_api_requests_total{code="201",resource="pods/eviction",verb="create"})") !=
           std::string::npos);
     // The gauges follow the model about once a second.
