@@ -8,7 +8,8 @@ set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 # P` writes P/etc/kdesched) — except for the prefixes /usr and /, whose sysconfdir is /etc, the
 # rule GNUInstallDirs applies to CMAKE_INSTALL_FULL_SYSCONFDIR. It is applied when installing, not
 # here, because the package is installed with the prefix /usr (CPACK_PACKAGING_INSTALL_PREFIX)
-# from a build configured for another: the .deb ships /etc/kdesched/default.yaml (a conffile).
+# from a build configured for another: the .deb ships /etc/kdesched/default.yaml (Koordinator's
+# configuration) and load-aware.yaml (LowNodeLoad on), both conffiles.
 install(CODE "
   set(_sysconfdir [[${CMAKE_INSTALL_SYSCONFDIR}]])
   if(NOT IS_ABSOLUTE \"\${_sysconfdir}\")
@@ -19,7 +20,8 @@ install(CODE "
     endif()
   endif()
   file(INSTALL DESTINATION \"\${_sysconfdir}/kdesched\" TYPE FILE
-       FILES [[${PROJECT_SOURCE_DIR}/deploy/base/default.yaml]])")
+       FILES [[${PROJECT_SOURCE_DIR}/deploy/base/default.yaml]]
+             [[${PROJECT_SOURCE_DIR}/deploy/overlays/load-aware/load-aware.yaml]])")
 install(FILES ${PROJECT_SOURCE_DIR}/deploy/package/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 set(_changelog ${PROJECT_BINARY_DIR}/changelog.gz)
 add_custom_command(OUTPUT ${_changelog}

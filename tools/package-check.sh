@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs a kdesched .deb on this machine with apt-get (its dependencies from Debian), checks the
 # installed kdesched — version, our three plugins found in the installed plugin folder, the
-# default simulation with the installed profile — then removes it again. Needs root.
+# simulation with the installed profiles (load-aware.yaml moves the hotspot pod, default.yaml,
+# Koordinator's configuration without a balance plugin, moves nothing) — then removes it again.
+# Needs root.
 #   tools/package-check.sh build/kdesched_0.1.0_amd64.deb
 set -euo pipefail
 deb=$(realpath "$1")
@@ -21,7 +23,9 @@ for p in DefaultEvictor:defaultevictor LowNodeLoad:lownodeload MigrationControll
   echo "$plugins" | grep -qE "^${p%%:*}[[:space:]].*/usr/lib/kdesched/plugins/kdesched_${p##*:}\.so$" ||
     fail "plugin ${p%%:*} not found in /usr/lib/kdesched/plugins"
 done
-report=$(kdesched simulate --cycles 6 --config /etc/kdesched/default.yaml)
+report=$(kdesched simulate --cycles 6 --config /etc/kdesched/load-aware.yaml)
 echo "$report" | tail -n 2
-echo "$report" | grep -q "1 pod(s) moved" || fail "the default simulation did not move the hotspot pod"
+echo "$report" | grep -q "1 pod(s) moved" || fail "the load-aware simulation did not move the hotspot pod"
+report=$(kdesched simulate --cycles 6 --config /etc/kdesched/default.yaml)
+echo "$report" | grep -q "0 pod(s) moved" || fail "the default profile (no balance plugin) moved a pod"
 echo "package check: OK ($(basename "$deb"))"

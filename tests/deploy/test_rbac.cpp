@@ -1,5 +1,5 @@
 // deploy/'s RBAC grants exactly what kdesched asks for: the table the API client enforces on every
-// request (api_verbs(), core/kube/resources.cpp) against the ClusterRole, the leader-election Role
+// request (api_verbs(), core/kube/resources.cpp) against the ClusterRole, the leader-election grant
 // and the Pod Picker overlay — a verb missing from a manifest fails here, and so does one granted
 // that the code never uses.
 #include "config/configuration.hpp"
@@ -80,11 +80,13 @@ TEST_CASE("rbac: the ClusterRole grants exactly the cluster-wide verbs the API c
     CHECK(grants.count({eviction->verb, eviction->group, eviction->resource}));
 }
 
-TEST_CASE("rbac: the leader-election Role sits beside the default profile's Lease and names it") {
+TEST_CASE("rbac: the leader-election grant names the default profile's Lease and is cluster-scoped") {
     DeschedulerConfiguration config = load_configuration((deploy_dir() / "base/default.yaml").string());
-    YAML::Node role = find(deploy_dir() / "base/rbac.yaml", "Role", "kdesched-leader-election");
+    // Cluster-scoped, so that an overlay's `namespace:` cannot move it away from the Lease's
+    // namespace (test_hardening.cpp renders that); a ClusterRole has no metadata.namespace.
+    YAML::Node role = find(deploy_dir() / "base/rbac.yaml", "ClusterRole", "kdesched-leader-election");
     REQUIRE(role.IsMap());
-    CHECK(role["metadata"]["namespace"].as<std::string>() == config.leaderElection.resourceNamespace);
+    CHECK_FALSE(role["metadata"]["namespace"]);
     std::vector<std::string> names;
     require_same(granted(role, &names), declared(kube::Grant::lease_role));
     CHECK(names == std::vector<std::string>{config.leaderElection.resourceName});
@@ -93,9 +95,9 @@ TEST_CASE("rbac: the leader-election Role sits beside the default profile's Leas
         bool only_create = rule["verbs"].size() == 1 && rule["verbs"][0].as<std::string>() == "create";
         CHECK(bool(rule["resourceNames"]) == !only_create);
     }
-    YAML::Node binding = find(deploy_dir() / "base/rbac.yaml", "RoleBinding", "kdesched-leader-election");
+    YAML::Node binding = find(deploy_dir() / "base/rbac.yaml", "ClusterRoleBinding", "kdesched-leader-election");
     REQUIRE(binding.IsMap());
-    CHECK(binding["metadata"]["namespace"].as<std::string>() == config.leaderElection.resourceNamespace);
+    CHECK(binding["roleRef"]["kind"].as<std::string>() == "ClusterRole");
 }
 
 TEST_CASE("rbac: every binding names the Deployment's ServiceAccount") {
@@ -105,7 +107,7 @@ TEST_CASE("rbac: every binding names the Deployment's ServiceAccount") {
     REQUIRE(find(deploy_dir() / "base/rbac.yaml", "ServiceAccount", sa).IsMap());
     for (auto [file, kind, name] :
          {std::tuple{"base/rbac.yaml", "ClusterRoleBinding", "kdesched"},
-          std::tuple{"base/rbac.yaml", "RoleBinding", "kdesched-leader-election"},
+          std::tuple{"base/rbac.yaml", "ClusterRoleBinding", "kdesched-leader-election"},
           std::tuple{"overlays/pod-picker/secret-reader.yaml", "RoleBinding", "kdesched-pod-picker-secrets"}}) {
         YAML::Node b = find(deploy_dir() / file, kind, name);
         INFO(file << ": " << kind << " " << name);
@@ -114,8 +116,7 @@ TEST_CASE("rbac: every binding names the Deployment's ServiceAccount") {
         CHECK(b["subjects"][0]["kind"].as<std::string>() == "ServiceAccount");
         CHECK(b["subjects"][0]["name"].as<std::string>() == sa);
         CHECK(b["subjects"][0]["namespace"].as<std::string>() == ns);
-        CHECK(b["roleRef"]["name"].as<std::string>() ==
-              (std::string(kind) == "ClusterRoleBinding" ? "kdesched" : name));
+        CHECK(b["roleRef"]["name"].as<std::string>() == name);
     }
 }
 

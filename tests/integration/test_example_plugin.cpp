@@ -46,16 +46,16 @@ bool under(const std::string& path, const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("install: every file lands under the prefix, the default profile in its etc/kdesched", "[install]") {
+TEST_CASE("install: every file lands under the prefix, the profiles in its etc/kdesched", "[install]") {
     kd_test::TempDir tmp("install");
     const std::string prefix = (tmp.path / "prefix").string();
     for (const auto& path : install(prefix)) {
         INFO(path);
         CHECK(under(path, prefix));
     }
-    for (const char* path :
-         {"etc/kdesched/default.yaml", "bin/kdesched", "lib/kdesched/plugins/kdesched_lownodeload.so",
-          "include/kdesched/abi.h", KDESCHED_INSTALL_LIBDIR "/cmake/kdesched-sdk/kdesched-sdkConfig.cmake"}) {
+    for (const char* path : {"etc/kdesched/default.yaml", "etc/kdesched/load-aware.yaml", "bin/kdesched",
+                             "lib/kdesched/plugins/kdesched_lownodeload.so", "include/kdesched/abi.h",
+                             KDESCHED_INSTALL_LIBDIR "/cmake/kdesched-sdk/kdesched-sdkConfig.cmake"}) {
         INFO(path);
         CHECK(fs::exists(fs::path(prefix) / path));
     }

@@ -10,6 +10,8 @@
 #include <string>
 
 static const std::string kExamples = KDESCHED_EXAMPLES_DIR;
+// LowNodeLoad + MigrationController: the embedded default, Koordinator's, enables no balance plugin.
+static const std::string kLoadAware = std::string(KDESCHED_SOURCE_DIR) + "/profiles/load-aware.yaml";
 
 namespace {
 
@@ -122,7 +124,7 @@ TEST_CASE("RemovePodsViolatingNodeTaints and RemovePodsViolatingNodeAffinity mov
 TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", "[simulate]") {
     // consecutiveAbnormalities 5, counted strictly greater (koord's `filterRealAbnormalNodes`): 6
     // overloaded cycles.
-    auto doc = simulate_json("--cycles 8");  // embedded default profile on the embedded hotspot example
+    auto doc = simulate_json("--cycles 8 --config " + quote(kLoadAware));  // on the embedded hotspot example
     const auto& cycles = doc["cycles"];
     for (unsigned c = 0; c < 5; ++c) CHECK(cycles[c]["evictions"].Size() == 0);
     REQUIRE(cycles[5]["evictions"].Size() == 1);
@@ -132,7 +134,7 @@ TEST_CASE("the default anomaly condition delays the first eviction to cycle 6", 
 }
 
 TEST_CASE("with --explain, every considered pod that stayed, with the plugin and the reason code", "[simulate]") {
-    auto doc = simulate_json("--cycles 6 --explain");
+    auto doc = simulate_json("--cycles 6 --explain --config " + quote(kLoadAware));
     const auto& explain = doc["cycles"][5]["explain"];
     std::vector<std::string> lines;
     for (const auto& e : explain.GetArray())
@@ -188,8 +190,15 @@ TEST_CASE("prod thresholds move only prod pods", "[simulate]") {
     CHECK(evicted == 1);
 }
 
+TEST_CASE("the embedded default profile, Koordinator's, moves nothing on the embedded hotspot", "[simulate]") {
+    auto doc = simulate_json("--cycles 8");
+    for (const auto& cycle : doc["cycles"].GetArray()) CHECK(cycle["evictions"].Size() == 0);
+    CHECK(doc["summary"]["podsMoved"].GetUint() == 0);
+    CHECK(cpu_of(doc["cycles"][7], "node-1") > 75.0);  // still the hotspot
+}
+
 TEST_CASE("the table output reads as a report", "[simulate]") {
-    auto r = run_command(quote(kBin) + " simulate --cycles 6");
+    auto r = run_command(quote(kBin) + " simulate --cycles 6 --config " + quote(kLoadAware));
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.output, Catch::Contains("cycle 6  2026-03-01T09:00:50Z"));
     CHECK_THAT(r.output, Catch::Contains("shop/api-7c9f8d6b5-606ef  on node-1  accepted  by LowNodeLoad"));

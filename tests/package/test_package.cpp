@@ -188,7 +188,7 @@ TEST_CASE("package: its dependencies are the Debian packages of the libraries it
     CHECK(deps.count("libyaml-cpp0.7"));  // the profile parser, for one
 }
 
-TEST_CASE("package: the binary, our plugins, the SDK, the default profile as a conffile, copyright and changelog") {
+TEST_CASE("package: the binary, our plugins, the SDK, the two profiles as conffiles, copyright and changelog") {
     if (skip()) return;
     fs::path root = package().root;
     for (const char* path : {"usr/bin/kdesched", "usr/lib/kdesched/plugins/kdesched_lownodeload.so",
@@ -202,13 +202,14 @@ TEST_CASE("package: the binary, our plugins, the SDK, the default profile as a c
         CHECK(fs::exists(root / path));
     }
     CHECK(read_file(root / "etc/kdesched/default.yaml") == read_file(kSource + "/profiles/default.yaml"));
+    CHECK(read_file(root / "etc/kdesched/load-aware.yaml") == read_file(kSource + "/profiles/load-aware.yaml"));
     auto conffiles = run_command("dpkg-deb -I " + quote(package().deb) + " conffiles");
-    CHECK(trim(conffiles.output) == "/etc/kdesched/default.yaml");
+    CHECK(trim(conffiles.output) == "/etc/kdesched/default.yaml\n/etc/kdesched/load-aware.yaml");
     CHECK(trim(run_command("dpkg-deb -f " + quote(package().deb) + " Package Version").output) ==
           "Package: kdesched\nVersion: " KDESCHED_VERSION);
 }
 
-TEST_CASE("package: the unpacked kdesched finds our three plugins and simulates with the installed profile") {
+TEST_CASE("package: the unpacked kdesched finds our three plugins and simulates with the installed profiles") {
     if (skip()) return;
     std::string bin = quote(package().root + "/usr/bin/kdesched");
     auto version = run_command(bin + " version");
@@ -222,12 +223,18 @@ TEST_CASE("package: the unpacked kdesched finds our three plugins and simulates 
         CHECK_THAT(plugins.output, Catch::Contains(std::string(name) + "\t1.0.0\t") &&
                                        Catch::Contains(package().root + "/usr/lib/kdesched/plugins/" + library));
     }
+    // load-aware.yaml relieves the embedded hotspot; default.yaml, Koordinator's, balances nothing.
     auto sim =
-        run_command(bin + " simulate --cycles 6 --config " + quote(package().root + "/etc/kdesched/default.yaml"));
+        run_command(bin + " simulate --cycles 6 --config " + quote(package().root + "/etc/kdesched/load-aware.yaml"));
     INFO(sim.output);
     CHECK(sim.exit_code == 0);
     CHECK_THAT(sim.output, Catch::Contains("shop/api-7c9f8d6b5-606ef  on node-1  accepted  by LowNodeLoad"));
     CHECK_THAT(sim.output, Catch::Contains("1 pod(s) moved"));
+    auto still =
+        run_command(bin + " simulate --cycles 6 --config " + quote(package().root + "/etc/kdesched/default.yaml"));
+    INFO(still.output);
+    CHECK(still.exit_code == 0);
+    CHECK_THAT(still.output, Catch::Contains("0 pod(s) moved"));
 }
 
 TEST_CASE("package: deploy/Dockerfile's runtime stage installs exactly its dependencies and runs its binary") {

@@ -70,7 +70,7 @@ TEST_CASE("deploy/ on a real API server with RBAC: accepted, and enough for the 
     }
     auto client = env->client();
     kd_test::ApiLoader admin(*client);
-    // koordinator-system exists (Koordinator's install makes it): kdesched's Lease Role goes there.
+    // koordinator-system exists (Koordinator's install makes it): kdesched's Lease goes there.
     kd_test::install_hotspot(admin, kd_test::Envtest::crds(), std::string(KDESCHED_EXAMPLES_DIR) + "/hotspot.json");
 
     // A server-side dry run checks every object as the server would store it (the namespace first:
@@ -79,9 +79,10 @@ TEST_CASE("deploy/ on a real API server with RBAC: accepted, and enough for the 
     std::string dry = kubectl(*env, "apply --dry-run=server -k " + quote(kDeploy));
     for (const char* object : {"serviceaccount/kdesched", "clusterrole.rbac.authorization.k8s.io/kdesched",
                                "clusterrolebinding.rbac.authorization.k8s.io/kdesched",
-                               "role.rbac.authorization.k8s.io/kdesched-leader-election",
-                               "rolebinding.rbac.authorization.k8s.io/kdesched-leader-election",
-                               "deployment.apps/kdesched", "service/kdesched-metrics"}) {
+                               "clusterrole.rbac.authorization.k8s.io/kdesched-leader-election",
+                               "clusterrolebinding.rbac.authorization.k8s.io/kdesched-leader-election",
+                               "deployment.apps/kdesched", "service/kdesched-metrics",
+                               "poddisruptionbudget.policy/kdesched", "networkpolicy.networking.k8s.io/kdesched"}) {
         INFO(dry);
         CHECK(std::regex_search(
             dry, std::regex(std::string("(^|\n)") + object + " (created|configured) \\(server dry run\\)")));
@@ -129,7 +130,7 @@ TEST_CASE("deploy/ on a real API server with RBAC: accepted, and enough for the 
     INFO(kd_test::warnings_in(daemon.log()));
     REQUIRE(done);
     std::string holder = actor.lease_holder();
-    CHECK_FALSE(holder.empty());  // the Role in koordinator-system lets it lead
+    CHECK_FALSE(holder.empty());  // the leader-election ClusterRole lets it lead
     CHECK(holder.find("leases>") == std::string::npos);
     // Nothing the daemon did was forbidden once the shipped RBAC was back.
     std::string log = daemon.log();
