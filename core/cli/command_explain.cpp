@@ -181,7 +181,7 @@ int run_explain(const CommonOptions& opts, const ExplainOptions& o) {
             std::cerr << "no leader answered (" << why << "), and the cluster could not be read: " << failure << "\n";
             return kRuntimeFailure;
         }
-        core::SimulationOptions options{1, true, {}, {}};
+        core::SimulationOptions options{1, true, {}, {}, core::daemon::unix_ms_now()};
         core::SimulationReport report = core::simulate(cfg, catalog, model, options);
         core::ExplainCycle cycle;
         if (!report.cycles.empty()) {

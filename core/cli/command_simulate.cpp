@@ -3,6 +3,7 @@
 #include "cli/subcommand.hpp"
 #include "cluster/cluster_model.hpp"
 #include "cluster/decode/snapshot_files.hpp"
+#include "daemon/wall_clock.hpp"
 #include "error.hpp"
 #include "kube/client/secret_reader.hpp"
 #include "simulator/simulation.hpp"
@@ -41,6 +42,7 @@ int run_simulate(const CommonOptions& opts, const SimulateOptions& sim) {
                 std::cerr << failure << "\n";
                 return kRuntimeFailure;
             }
+            options.start_ms = core::daemon::unix_ms_now();
             secrets = std::make_unique<core::kube::SecretReader>(*client);
             options.secrets = [&](std::string_view ns, std::string_view name, std::map<std::string, std::string>& d) {
                 return secrets->read(ns, name, d);

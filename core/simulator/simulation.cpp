@@ -245,7 +245,7 @@ int64_t simulation_start_ms(const ClusterModel& model) {
 
 SimulationReport simulate(const DeschedulerConfiguration& config, const PluginCatalog& catalog, ClusterModel& model,
                           const SimulationOptions& options) {
-    const int64_t start = simulation_start_ms(model);
+    const int64_t start = std::max(options.start_ms, simulation_start_ms(model));
     admit_loaded_objects(model, start);
     SimulatedBackend backend(model);
     if (options.secrets) backend.set_secret_source(options.secrets);

@@ -24,6 +24,9 @@ struct SimulationOptions {
     bool explain = false;
     SimulatedBackend::SecretSource secrets;  // set when the cluster is a live one: Secrets by GET
     WriteAudit audit;
+    // The virtual clock's start in Unix ms; 0: simulation_start_ms(model). A live cluster read
+    // once starts now, so that ages (PodLifeTime, minPodAge) are what the daemon would see.
+    int64_t start_ms = 0;
 };
 
 // Runs the cycles; throws Error when the profiles cannot be built. A cycle that stops early

@@ -48,6 +48,8 @@ const std::vector<ApiVerb> kVerbs = [] {
     for (std::string_view verb : {"get", "create", "update"})
         v.push_back({verb, "coordination.k8s.io", "leases", Grant::lease_role});
     v.push_back({"get", "", "secrets", Grant::pod_picker_overlay});
+    // `kdesched explain` asks the leader's /debug/explain through the API server's pod proxy.
+    v.push_back({"get", "", "pods/proxy", Grant::operator_user});
     return v;
 }();
 

@@ -42,8 +42,9 @@ const ApiResource& resource_of(ObjectKind kind);
 std::optional<ApiResource> resource_by_kind(std::string_view kind);
 
 // Where deploy/ grants a verb: the ClusterRole, the Role beside the leader-election Lease, or the
-// Pod Picker overlay (Secrets are read only when a picker header names one).
-enum class Grant { cluster_role, lease_role, pod_picker_overlay };
+// Pod Picker overlay (Secrets are read only when a picker header names one); or nowhere, because
+// only `kdesched explain` makes it, as the operator's own user.
+enum class Grant { cluster_role, lease_role, pod_picker_overlay, operator_user };
 
 // One request kdesched can make: the verb RBAC names it by, the group and the resource (with its
 // subresource, "pods/eviction"). The API client refuses any request not in this table, and the

@@ -266,7 +266,7 @@ TEST_CASE("run: a PodDisruptionBudget's 429 refuses the eviction with the server
     auto metrics = kd_test::scrape(port, "/metrics").second;
     CHECK(
         metrics.find(
-            R"(descheduler_pods_evicted_total{namespace="shop",node="node-1",profile="kdesched-default",result="error")") !=
+            R"(descheduler_pods_evicted_total{dry_run="false",namespace="shop",node="node-1",profile="kdesched-default",result="error")") !=
         std::string::npos);
     daemon.signal(SIGTERM);
     CHECK(daemon.wait(15) == 0);
