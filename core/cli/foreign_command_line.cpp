@@ -29,12 +29,11 @@ constexpr std::array<Renamed, 10> kValued = {{
 // klog's and component-base's flags (logging, serving, feature gates, tracing) that kdesched
 // accepts and ignores with a warning: its own logging, bind addresses (the configuration's
 // healthzBindAddress / metricsBindAddress) and features are set otherwise. Those taking a value.
-constexpr std::array<std::string_view, 26> kIgnoredValued = {
+constexpr std::array<std::string_view, 25> kIgnoredValued = {
     "log-dir",
     "log-file",
     "log-file-max-size",
     "log-flush-frequency",
-    "logging-format",
     "stderrthreshold",
     "vmodule",
     "feature-gates",
@@ -127,6 +126,14 @@ std::optional<ForeignCommandLine> foreign_command_line(const std::vector<std::st
                 return out;
             }
             out.args.insert(out.args.end(), {"--log-level", level});
+        } else if (name == "logging-format") {
+            // component-base's log format: text, or json as `--log-format json` writes it.
+            if (!take_value()) return out;
+            if (*value != "text" && *value != "json") {
+                out.problem = "flag --logging-format: \"" + *value + "\" is not text or json";
+                return out;
+            }
+            out.args.insert(out.args.end(), {"--log-format", *value});
         } else if (name == "dry-run" || name == "leader-elect") {
             // Switches: `--dry-run`, `--dry-run=false`, as pflag reads them.
             if (value && *value != "true" && *value != "false") {

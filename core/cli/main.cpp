@@ -1,5 +1,6 @@
 // kdesched: the command line. Each subcommand registers itself in its command_*.cpp.
 #include "cli/foreign_command_line.hpp"
+#include "cli/json_log_format.hpp"
 #include "cli/subcommand.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -26,10 +27,16 @@ int main(int argc, char** argv) {
         SubcommandRun run = s.define(app, common);
         commands.emplace_back(app.get_subcommands({}).back(), std::move(run));  // the one it added
     }
+    // Logs go to stderr: stdout carries the report (`--output json` must stay valid JSON). JSON
+    // logs, when asked for, from the first line: a collector then reads start-up errors too.
+    spdlog::set_default_logger(spdlog::stderr_color_mt("kdesched"));
+    const std::vector<std::string> arguments(argv, argv + argc);
     // koord-descheduler's or kubernetes-sigs/descheduler's command line: read as `kdesched run`.
-    auto foreign = foreign_command_line(std::vector<std::string>(argv, argv + argc));
+    auto foreign = foreign_command_line(arguments);
+    const bool json_logs = asks_json_logs(foreign ? foreign->args : arguments);
+    if (json_logs) use_json_log_format();
     if (foreign && !foreign->problem.empty()) {
-        std::cerr << foreign->problem << "\n";
+        report_error(foreign->problem);
         return kUsage;
     }
     std::vector<char*> args;
@@ -41,11 +48,13 @@ int main(int argc, char** argv) {
         else
             app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        if (json_logs && e.get_exit_code() != 0) {
+            report_error(e.what());
+            return kUsage;
+        }
         int code = app.exit(e);
         return code == 0 ? kOk : kUsage;
     }
-    // Logs go to stderr: stdout carries the report (`--output json` must stay valid JSON).
-    spdlog::set_default_logger(spdlog::stderr_color_mt("kdesched"));
     spdlog::set_level(spdlog::level::from_str(common.log_level));
     if (foreign)
         for (const auto& w : foreign->warnings) spdlog::warn("{}", w);

@@ -78,8 +78,8 @@ void EvictorProxy::evict(CallScope& scope, const kd_pod& pod, const kd_evict_opt
     }
     if (ctx_.dry_run) {
         // The key's parts, not p.key(): nothing is built when info is off (a cost per eviction).
-        spdlog::info("Evicted pod in dry run mode pod={}/{} reason=\"{}\" strategy={} node={}", p.ns(), p.name(),
-                     rec.reason, rec.requested_by, p.node_name());
+        spdlog::info("Evicted pod in dry run mode pod={}/{} reason=\"{}\" strategy={} node={} profile={}", p.ns(),
+                     p.name(), rec.reason, rec.requested_by, p.node_name(), rec.profile);
         ctx_.limiter->record(p.node_name(), p.ns());
         // Counted as a successful eviction, as upstream's PodEvictor does in a dry run
         // (pkg/descheduler/evictions/evictions.go@v0.35.1): a dry run's metrics show what would go.

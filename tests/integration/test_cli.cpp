@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <sstream>
 #include <string>
 
 static const std::string kFixtures = KDESCHED_FIXTURE_PLUGIN_ROOT;
@@ -158,6 +159,43 @@ TEST_CASE("koord-descheduler's and kubernetes-sigs/descheduler's command lines r
                                              "greater than renewDeadline (5s <= 10s)"));
     // kdesched's own command line is untouched: a subcommand first, or only --help.
     CHECK(run_command(quote(kBin) + " --help").exit_code == 0);
+}
+
+// --log-format json (or component-base's --logging-format=json): every stderr line is a JSON
+// object, start-up errors included, so that a log collector indexes them all.
+TEST_CASE("run's start-up errors are JSON lines under --log-format json", "[cli]") {
+    auto each_line_is_json = [](const std::string& output) {
+        std::istringstream in(output);
+        size_t n = 0;
+        for (std::string line; std::getline(in, line); ++n) {
+            rapidjson::Document d;
+            d.Parse(line.c_str());
+            INFO(line);
+            REQUIRE_FALSE(d.HasParseError());
+            CHECK(d.HasMember("ts"));
+            CHECK(d.HasMember("level"));
+            CHECK(d.HasMember("msg"));
+        }
+        return n;
+    };
+    auto bad = run_command(quote(kBin) + " run --log-format json --config " +
+                           quote(kData + "/invalid/bad-duration.yaml") + " --kubeconfig /nonexistent/kubeconfig");
+    CHECK(bad.exit_code == 1);
+    CHECK(each_line_is_json(bad.output) == 1);  // the whole multi-line error in one object
+    CHECK_THAT(bad.output, Catch::Contains(R"("level":"error")"));
+    CHECK_THAT(bad.output, Catch::Contains(R"(bad-duration.yaml:3:23: deschedulingInterval: invalid duration)"));
+    auto koord = run_command(quote(kBin) + " --config=" + quote(kData + "/integration/sigs.yaml") +
+                             " --logging-format=json --logtostderr --kubeconfig=/nonexistent/kubeconfig");
+    CHECK(koord.exit_code == 1);
+    CHECK(each_line_is_json(koord.output) == 2);  // the ignored flag's warning, the error
+    CHECK_THAT(koord.output, Catch::Contains(R"("level":"warning","msg":"ignoring --logtostderr)"));
+    auto flag = run_command(quote(kBin) + " run --log-format json --config x.yaml --frobnicate");
+    CHECK(flag.exit_code == 2);
+    CHECK(each_line_is_json(flag.output) == 1);
+    CHECK_THAT(flag.output, Catch::Contains("frobnicate"));
+    auto format = run_command(quote(kBin) + " --config=x.yaml --logging-format=xml");
+    CHECK(format.exit_code == 2);
+    CHECK_THAT(format.output, Catch::Contains("flag --logging-format: \"xml\" is not text or json"));
 }
 
 TEST_CASE("plan on the embedded default profile prints the cycle and every plugin", "[cli]") {
