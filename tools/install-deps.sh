@@ -15,6 +15,7 @@ packages=(
   libspdlog-dev libfmt-dev             # logging
   prometheus-cpp-dev                   # /metrics
   clang-format                         # style check in CI
+  lld                                  # the linker the build uses when present (links ~5x faster)
   python3 openssl                      # example Pod Picker service; TLS test certificates
   libprotobuf-dev protobuf-compiler    # kdesched-bench-protobuf only (skipped by the build without them)
   "$@"

@@ -26,7 +26,8 @@ std::string explain_profile(int port) {
     return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerConfiguration\ndeschedulingInterval: 1s\n"
            "dryRun: true\nhealthzBindAddress: 127.0.0.1:" +
            std::to_string(port) + "\nmetricsBindAddress: 127.0.0.1:" + std::to_string(port) +
-           "\nleaderElection:\n  resourceNamespace: default\n  leaseDuration: 3s\n  renewDeadline: 2s\n  retryPeriod: 500ms\n"
+           "\nleaderElection:\n  resourceNamespace: default\n  leaseDuration: 3s\n  renewDeadline: 2s\n"
+           "  retryPeriod: 500ms\n"
            "profiles:\n- name: explain\n  plugins:\n    deschedule:\n      enabled:\n      - name: PodLifeTime\n"
            "    balance:\n      disabled:\n      - name: \"*\"\n"
            "    filter:\n      disabled:\n      - name: \"*\"\n      enabled:\n      - name: DefaultEvictor\n"
