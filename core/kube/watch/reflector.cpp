@@ -123,6 +123,41 @@ std::chrono::milliseconds Reflector::next_backoff() {
     return std::chrono::milliseconds(jitter(random_));
 }
 
+namespace {
+
+// What is missing when a kind may not be listed; "" for a kind kdesched cannot run without.
+std::string_view cost_of_going_without(ObjectKind kind) {
+    switch (kind) {
+        case ObjectKind::replica_set:
+        case ObjectKind::deployment:
+        case ObjectKind::stateful_set:
+        case ObjectKind::job:
+        case ObjectKind::daemon_set:
+        case ObjectKind::replication_controller:
+            return "the pods they own have no known workload, so MigrationController's per-workload limits and "
+                   "DefaultEvictor's minReplicas keep those pods where they are";
+        case ObjectKind::pdb:
+            return "the plugins see no PodDisruptionBudget (DefaultEvictor's PDB checks find none); the API server "
+                   "still enforces every budget on each eviction";
+        case ObjectKind::namespace_:
+            return "namespace labels are unknown, so a namespaceLabelSelector matches no namespace";
+        case ObjectKind::node_metric:
+            return "LowNodeLoad has no node usage and moves nothing";
+        default:
+            return "";
+    }
+}
+
+}  // namespace
+
+// An empty, synced kind: the plugins that need it see none rather than waiting forever.
+void Reflector::read_as_empty() {
+    if (stats_.listed) return;
+    queue_.push(Change::of(Change::Type::list_start, kind_));
+    queue_.push(Change::of(Change::Type::list_done, kind_));
+    stats_.listed = true;
+}
+
 Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
     const std::string what = std::string(resource_.kind) + " (" + resource_.collection_path() + ")";
     if (r.code == 404) {
@@ -142,16 +177,21 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
         reported_ = true;
         // Said before the kind counts as synced: whoever sees it synced finds the reason logged.
         stats_.not_served = true;
-        // An empty, synced kind: the plugins that need it see none rather than waiting forever.
-        if (!stats_.listed) {
-            queue_.push(Change::of(Change::Type::list_start, kind_));
-            queue_.push(Change::of(Change::Type::list_done, kind_));
-            stats_.listed = true;
-        }
+        read_as_empty();
         return Outcome::retry;
     }
     if (r.code == 403) {  // the API client has logged the rule to grant
         set_error(what + ": forbidden");
+        if (std::string_view cost = cost_of_going_without(kind_); !cost.empty()) {
+            if (!reported_)
+                spdlog::warn(
+                    "{} may not be listed (HTTP 403): kdesched goes on without them — {}. Grant the rule "
+                    "above to read them; it is tried again every {} s",
+                    what, cost, std::chrono::duration_cast<std::chrono::seconds>(options_.backoff_max).count());
+            reported_ = true;
+            stats_.forbidden = true;
+            read_as_empty();
+        }
         return Outcome::retry;
     }
     set_error(std::string(verb) + " " + what + ": " + r.describe());
@@ -217,6 +257,7 @@ Reflector::Outcome Reflector::list() {
     // Counted before the list is handed over: whoever sees the kind synced sees this list counted.
     ++stats_.lists;
     stats_.listed = true;
+    stats_.forbidden = false;
     failures_ = 0;
     reported_ = false;
     set_error("");
@@ -303,7 +344,7 @@ void Reflector::run() {
             continue;
         }
         if (o == Outcome::retry) {
-            if (!wait(stats_.not_served ? options_.backoff_max : next_backoff())) return;
+            if (!wait(stats_.not_served || stats_.forbidden ? options_.backoff_max : next_backoff())) return;
             continue;
         }
         while (!stop_) {
@@ -323,7 +364,7 @@ std::string Reflector::list_once() {
         Outcome o = list();
         if (o == Outcome::done) return "";
         if (o == Outcome::stopped) return "stopped";
-        if (stats_.not_served) return "";  // reported; an empty kind
+        if (stats_.not_served || stats_.forbidden) return "";  // reported; an empty kind
         if (o == Outcome::relist) continue;
         if (attempt < kListOnceAttempts && !wait(next_backoff())) return "stopped";
     }

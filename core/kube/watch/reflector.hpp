@@ -11,7 +11,12 @@
 // arrives is read in whichever encoding the server chose.
 //
 // A kind the server does not serve (404: a CRD not installed) is reported once, naming what needs
-// it, and counts as synced and empty; a 403 names the RBAC rule that is missing. Both are retried.
+// it, and counts as synced and empty; a 403 names the RBAC rule that is missing. A kind kdesched
+// can run without (workloads, PodDisruptionBudgets, Namespaces, NodeMetrics) that it may not list
+// also counts as synced and empty, with what that costs said once: Koordinator's chart grants
+// neither Jobs, ReplicationControllers nor PodDisruptionBudgets, and the switch by image alone
+// must not leave the daemon unready. Nodes, pods and MigrationController's own objects it needs.
+// All are retried, so a grant or a CRD installed later is picked up.
 #pragma once
 
 #include "kube/client/api_client.hpp"
@@ -45,6 +50,7 @@ struct ReflectorStats {
     std::atomic<uint64_t> bytes{0};       // response bytes received
     std::atomic<bool> listed{false};      // a LIST has completed (queued)
     std::atomic<bool> not_served{false};  // the server answered 404 for the kind
+    std::atomic<bool> forbidden{false};   // 403 for a kind kdesched goes on without (read as empty)
 };
 
 class Reflector {
@@ -76,6 +82,7 @@ private:
     // One complete (paged) LIST into the queue; sets resource_version_.
     Outcome list();
     Outcome watch();
+    void read_as_empty();  // the kind counts as listed, with no objects
     Outcome failed(const ApiResult& r, const char* verb);
     bool wait(std::chrono::milliseconds d);  // false when stopped
     std::chrono::milliseconds next_backoff();

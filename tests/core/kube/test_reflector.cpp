@@ -319,12 +319,13 @@ TEST_CASE("reflectors: a server restart with its resourceVersions reset forces r
 
 TEST_CASE(
     "reflectors: a kind not served (404) is said once with what needs it, a forbidden kind (403) names the "
-    "RBAC rule, the rest syncs",
+    "RBAC rule; one kdesched can go without is read as empty, saying what that costs, the rest syncs",
     "[kube][reflector]") {
     ENCODINGS();
     FakeApiServer server;
     server.settings(R"({"not_served":[{"group":"slo.koordinator.sh","resource":"nodemetrics"}],
-                        "forbid":[{"verb":"list","group":"policy","resource":"poddisruptionbudgets"}]})");
+                        "forbid":[{"verb":"list","group":"policy","resource":"poddisruptionbudgets"},
+                                  {"verb":"list","group":"scheduling.koordinator.sh","resource":"reservations"}]})");
     server.load(pods(0, 2));
     Live live(server);
     REQUIRE(live.until([&] {
@@ -333,9 +334,12 @@ TEST_CASE(
     }));
     CHECK(live.pod_names() == names(0, 2));
     CHECK(live.reflector(ObjectKind::node_metric).stats().not_served);
+    CHECK(live.reflector(ObjectKind::pdb).stats().forbidden);
+    // MigrationController's own objects it cannot do without: the kind stays unsynced.
     auto missing = live.sync->not_synced(live.feeder);
     REQUIRE(missing.size() == 1);
-    CHECK_THAT(missing[0], Catch::StartsWith("PodDisruptionBudget: ") && Catch::Contains("forbidden"));
+    CHECK_THAT(missing[0], Catch::StartsWith("Reservation: ") && Catch::Contains("forbidden"));
+    CHECK_FALSE(live.reflector(ObjectKind::reservation).stats().forbidden);
     std::string logs = live.log_text();
     CHECK_THAT(logs, Catch::Contains("NodeMetric (/apis/slo.koordinator.sh/v1alpha1/nodemetrics) is not served by the "
                                      "API server (HTTP 404"));
@@ -344,9 +348,13 @@ TEST_CASE(
     CHECK_THAT(logs, Catch::Contains("forbidden: GET /apis/policy/v1/poddisruptionbudgets?"));
     CHECK_THAT(logs, Catch::Contains("grant kdesched's ServiceAccount verb \"list\" on \"poddisruptionbudgets\" in API "
                                      "group \"policy\" in deploy/base/rbac.yaml"));
+    CHECK_THAT(logs, Catch::Contains("PodDisruptionBudget (/apis/policy/v1/poddisruptionbudgets) may not be listed "
+                                     "(HTTP 403): kdesched goes on without them — the plugins see no "
+                                     "PodDisruptionBudget"));
     // Said once each, though retried.
     CHECK(logs.find("is not served") == logs.rfind("is not served"));
-    CHECK(logs.find("forbidden: GET") == logs.rfind("forbidden: GET"));
+    CHECK(logs.find("may not be listed") == logs.rfind("may not be listed"));
+    CHECK(logs.find("forbidden: GET /apis/policy") == logs.rfind("forbidden: GET /apis/policy"));
 }
 
 TEST_CASE("reflectors: a built-in kind not served points at the server, not at Koordinator's CRDs",
