@@ -4,18 +4,18 @@
 #include "cli/live_cluster.hpp"
 #include "cli/subcommand.hpp"
 #include "cluster/cluster_model.hpp"
+#include "daemon/lease_record.hpp"
 #include "daemon/wall_clock.hpp"
 #include "error.hpp"
 #include "net/http_client.hpp"
+#include "net/query_string.hpp"
 #include "simulator/simulation.hpp"
+#include "text/json_writer.hpp"
 
 #include <kdesched/rfc3339.hpp>
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
-#include <cctype>
 #include <iostream>
 #include <optional>
 
@@ -40,24 +40,9 @@ const std::vector<std::string> kNotKnown = {
     "the per-node, per-namespace and total eviction limits count from zero",
 };
 
-std::string percent_encoded(std::string_view s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-            out += char(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
 std::string query(const ExplainOptions& o) {
     std::string q = "format=" + std::string(o.output == "json" ? "json" : "text");
-    if (!o.pod.empty()) q += "&pod=" + percent_encoded(o.pod);
+    if (!o.pod.empty()) q += "&pod=" + core::net::query_escape(o.pod);
     return q;
 }
 
@@ -77,10 +62,7 @@ std::string with_source(const std::string& body, const std::string& source, cons
         out.AddMember("notKnown", list, a);
     }
     for (auto& m : doc.GetObject()) out.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
-    rapidjson::StringBuffer buffer;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-    out.Accept(w);
-    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+    return core::json::text_of(out) + "\n";
 }
 
 int from_url(const ExplainOptions& o) {
@@ -109,11 +91,7 @@ std::optional<std::string> ask_leader(core::kube::ApiClient& client, const core:
     }
     const std::string lease = le.resourceNamespace + "/" + le.resourceName;
     core::kube::ApiResult r =
-        client.call({"GET",
-                     "/apis/coordination.k8s.io/v1/namespaces/" + le.resourceNamespace + "/leases/" + le.resourceName,
-                     {},
-                     "",
-                     ""});
+        client.call({"GET", core::daemon::lease_path(le.resourceNamespace, le.resourceName), {}, "", ""});
     if (r.code == 404) {
         why = "there is no Lease " + lease + ": no kdesched runs with this profile's leaderElection";
         return std::nullopt;
@@ -122,30 +100,19 @@ std::optional<std::string> ask_leader(core::kube::ApiClient& client, const core:
         why = "the Lease " + lease + " could not be read: " + r.describe();
         return std::nullopt;
     }
-    rapidjson::Document doc;
-    doc.Parse(r.body.c_str(), r.body.size());
-    const rapidjson::Value* spec = doc.IsObject() && doc.HasMember("spec") ? &doc["spec"] : nullptr;
-    auto text = [&](const char* k) {
-        return spec && spec->IsObject() && spec->HasMember(k) && (*spec)[k].IsString()
-                   ? std::string((*spec)[k].GetString())
-                   : std::string();
-    };
-    std::string holder = text("holderIdentity");
-    if (holder.empty()) {
+    core::daemon::LeaseRecord held = core::daemon::parse_lease(r.body);
+    if (held.holder.empty()) {
         why = "the Lease " + lease + " has no holder: no replica leads";
         return std::nullopt;
     }
-    int64_t duration_s = spec->HasMember("leaseDurationSeconds") && (*spec)["leaseDurationSeconds"].IsInt64()
-                             ? (*spec)["leaseDurationSeconds"].GetInt64()
-                             : 15;
-    auto renewed = kd::parse_rfc3339_ms(text("renewTime"));
+    auto renewed = kd::parse_rfc3339_ms(held.renew_time);
+    int64_t duration_s = held.duration_s > 0 ? held.duration_s : 15;
     if (!renewed || *renewed + duration_s * 1000 < core::daemon::unix_ms_now()) {
-        why =
-            "the Lease " + lease + "'s holder " + holder + " stopped renewing it (renewTime " + text("renewTime") + ")";
+        why = "the Lease " + lease + "'s holder " + held.holder + " stopped renewing it (renewTime " + held.renew_time +
+              ")";
         return std::nullopt;
     }
-    // kdesched's identity is its host name (the pod's name) and a random suffix.
-    std::string pod = holder.substr(0, holder.rfind('_'));
+    const std::string pod = core::daemon::host_of_identity(held.holder);
     leader = o.ns + "/" + pod;
     core::kube::ApiResult a = client.call({"GET",
                                            "/api/v1/namespaces/" + o.ns + "/pods/" + pod + ":" +

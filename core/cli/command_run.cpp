@@ -15,11 +15,11 @@ namespace kd::cli {
 namespace {
 
 struct RunOptions {
-    std::string config;      // required: the DeschedulerConfiguration
-    ClusterOptions cluster;  // --kubeconfig / --context (default: the profile's, $KUBECONFIG, in-cluster)
-    std::string log_format = "text";
-    std::string log_level = "info";  // a daemon says what it does; the other commands only warn
-    UpstreamRunFlags upstream;       // kubernetes-sigs/descheduler's and component-base's flags
+    std::string config;               // required: the DeschedulerConfiguration
+    ClusterOptions cluster;           // --kubeconfig / --context (default: the profile's, $KUBECONFIG, in-cluster)
+    std::string log_format = "text";  // validated here; main.cpp reads it first (asks_json_logs)
+    std::string log_level = "info";   // a daemon says what it does; the other commands only warn
+    UpstreamRunFlags upstream;        // kubernetes-sigs/descheduler's and component-base's flags
 };
 
 int run_daemon(const CommonOptions& opts, const RunOptions& run) {

@@ -1,5 +1,7 @@
 #include "cli/json_log_format.hpp"
 
+#include "text/json_writer.hpp"
+
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>
 
@@ -54,42 +56,6 @@ bool parse_pairs(std::string_view text, std::vector<std::pair<std::string, std::
     return !out.empty();
 }
 
-void append_json_string(spdlog::memory_buf_t& dest, std::string_view s) {
-    static const char* hex = "0123456789abcdef";
-    dest.push_back('"');
-    for (char c : s) {
-        switch (c) {
-            case '"':
-                dest.append(std::string_view("\\\""));
-                break;
-            case '\\':
-                dest.append(std::string_view("\\\\"));
-                break;
-            case '\n':
-                dest.append(std::string_view("\\n"));
-                break;
-            case '\t':
-                dest.append(std::string_view("\\t"));
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char u[6] = {'\\', 'u', '0', '0', hex[(c >> 4) & 0xf], hex[c & 0xf]};
-                    dest.append(std::string_view(u, 6));
-                } else {
-                    dest.push_back(c);
-                }
-        }
-    }
-    dest.push_back('"');
-}
-
-void append_field(spdlog::memory_buf_t& dest, std::string_view key, std::string_view value) {
-    dest.push_back(',');
-    append_json_string(dest, key);
-    dest.push_back(':');
-    append_json_string(dest, value);
-}
-
 class JsonLogFormatter : public spdlog::formatter {
 public:
     void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
@@ -103,15 +69,19 @@ public:
         size_t n = std::strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &utc);
         std::snprintf(ts + n, sizeof ts - n, ".%06lldZ", static_cast<long long>(micros));
         LogParts parts = split_log_message(std::string_view(msg.payload.data(), msg.payload.size()));
-        dest.append(std::string_view("{\"ts\":"));
-        append_json_string(dest, ts);
         const auto level = spdlog::level::to_string_view(msg.level);
-        append_field(dest, "level", std::string_view(level.data(), level.size()));
-        append_field(dest, "msg", parts.msg);
-        if (!parts.profile.empty()) append_field(dest, "profile", parts.profile);
-        if (!parts.plugin.empty()) append_field(dest, "plugin", parts.plugin);
-        for (const auto& [k, v] : parts.fields) append_field(dest, k, v);
-        dest.append(std::string_view("}\n"));
+        core::json::TextWriter w;
+        w.StartObject();
+        core::json::field(w, "ts", std::string_view(ts));
+        core::json::field(w, "level", std::string_view(level.data(), level.size()));
+        core::json::field(w, "msg", parts.msg);
+        if (!parts.profile.empty()) core::json::field(w, "profile", parts.profile);
+        if (!parts.plugin.empty()) core::json::field(w, "plugin", parts.plugin);
+        for (const auto& [k, v] : parts.fields) core::json::field(w, k, v);
+        w.EndObject();
+        std::string line = w.text();
+        dest.append(line.data(), line.data() + line.size());
+        dest.push_back('\n');
     }
     std::unique_ptr<spdlog::formatter> clone() const override { return std::make_unique<JsonLogFormatter>(); }
 };

@@ -58,28 +58,39 @@ struct KindInfo {
     bool listed;  // read by list + watch (Secrets are read one at a time, when a picker header names one)
     DraftKind draft;
     std::string_view needed_by;  // what is missing without it, for messages ("" = kdesched itself)
+    // What is missing when kdesched may not list it (403); "" for a kind it cannot run without,
+    // which keeps the daemon unready. One it can is read as empty (core/kube/watch/reflector.cpp).
+    std::string_view if_forbidden = {};
 };
+
+inline constexpr std::string_view kWorkloadsForbidden =
+    "the pods they own have no known workload, so MigrationController's per-workload limits and "
+    "DefaultEvictor's minReplicas keep those pods where they are";
 
 inline constexpr std::array<KindInfo, 14> kKindTable = {{
     {ObjectKind::node, "Node", "", "v1", "v1", "nodes", false, false, true, DraftKind::node, ""},
     {ObjectKind::pod, "Pod", "", "v1", "v1", "pods", true, false, true, DraftKind::pod, ""},
     {ObjectKind::node_metric, "NodeMetric", "slo.koordinator.sh", "v1alpha1", "slo.koordinator.sh/v1alpha1",
      "nodemetrics", false, true, true, DraftKind::node_metric,
-     "LowNodeLoad (node usage comes from koordlet's NodeMetrics)"},
+     "LowNodeLoad (node usage comes from koordlet's NodeMetrics)", "LowNodeLoad has no node usage and moves nothing"},
     {ObjectKind::replica_set, "ReplicaSet", "apps", "v1", "apps/v1", "replicasets", true, false, true,
-     DraftKind::workload, ""},
+     DraftKind::workload, "", kWorkloadsForbidden},
     {ObjectKind::deployment, "Deployment", "apps", "v1", "apps/v1", "deployments", true, false, true,
-     DraftKind::workload, ""},
+     DraftKind::workload, "", kWorkloadsForbidden},
     {ObjectKind::stateful_set, "StatefulSet", "apps", "v1", "apps/v1", "statefulsets", true, false, true,
-     DraftKind::workload, ""},
-    {ObjectKind::job, "Job", "batch", "v1", "batch/v1", "jobs", true, false, true, DraftKind::workload, ""},
+     DraftKind::workload, "", kWorkloadsForbidden},
+    {ObjectKind::job, "Job", "batch", "v1", "batch/v1", "jobs", true, false, true, DraftKind::workload, "",
+     kWorkloadsForbidden},
     {ObjectKind::daemon_set, "DaemonSet", "apps", "v1", "apps/v1", "daemonsets", true, false, true, DraftKind::workload,
-     ""},
+     "", kWorkloadsForbidden},
     {ObjectKind::replication_controller, "ReplicationController", "", "v1", "v1", "replicationcontrollers", true, false,
-     true, DraftKind::workload, ""},
+     true, DraftKind::workload, "", kWorkloadsForbidden},
     {ObjectKind::pdb, "PodDisruptionBudget", "policy", "v1", "policy/v1", "poddisruptionbudgets", true, false, true,
-     DraftKind::pdb, ""},
-    {ObjectKind::namespace_, "Namespace", "", "v1", "v1", "namespaces", false, false, true, DraftKind::namespace_, ""},
+     DraftKind::pdb, "",
+     "the plugins see no PodDisruptionBudget (DefaultEvictor's PDB checks find none); the API server still enforces "
+     "every budget on each eviction"},
+    {ObjectKind::namespace_, "Namespace", "", "v1", "v1", "namespaces", false, false, true, DraftKind::namespace_, "",
+     "namespace labels are unknown, so a namespaceLabelSelector matches no namespace"},
     {ObjectKind::secret, "Secret", "", "v1", "v1", "secrets", true, false, false, DraftKind::secret,
      "the Pod Picker's secretKeyRef headers"},
     {ObjectKind::migration_job, "PodMigrationJob", "scheduling.koordinator.sh", "v1alpha1",

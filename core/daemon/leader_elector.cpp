@@ -1,5 +1,7 @@
 #include "daemon/leader_elector.hpp"
 
+#include "daemon/lease_record.hpp"
+
 #include "cluster/rfc3339.hpp"
 #include "daemon/wall_clock.hpp"
 #include "text/json_writer.hpp"
@@ -16,37 +18,6 @@
 namespace kd::core::daemon {
 
 namespace {
-
-struct LeaseRecord {
-    std::string holder, acquire_time, renew_time, resource_version;
-    int64_t duration_s = 0, transitions = 0;
-};
-
-LeaseRecord parse_lease(const std::string& body) {
-    LeaseRecord l;
-    if (kd::json_too_deep(body)) return l;
-    rapidjson::Document d;
-    d.Parse(body.data(), body.size());
-    if (d.HasParseError() || !d.IsObject()) return l;
-    auto str = [](const rapidjson::Value& v, const char* k) {
-        auto it = v.FindMember(k);
-        return it != v.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString()) : std::string();
-    };
-    auto num = [](const rapidjson::Value& v, const char* k) {
-        auto it = v.FindMember(k);
-        return it != v.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : int64_t{0};
-    };
-    if (auto m = d.FindMember("metadata"); m != d.MemberEnd() && m->value.IsObject())
-        l.resource_version = str(m->value, "resourceVersion");
-    if (auto s = d.FindMember("spec"); s != d.MemberEnd() && s->value.IsObject()) {
-        l.holder = str(s->value, "holderIdentity");
-        l.acquire_time = str(s->value, "acquireTime");
-        l.renew_time = str(s->value, "renewTime");
-        l.duration_s = num(s->value, "leaseDurationSeconds");
-        l.transitions = num(s->value, "leaseTransitions");
-    }
-    return l;
-}
 
 std::string lease_body(const LeaderElectionOptions& o, const LeaseRecord& r) {
     json::TextWriter w;
@@ -123,7 +94,7 @@ bool LeaderElector::wait_leading(std::chrono::steady_clock::time_point until) {
 }
 
 bool LeaderElector::try_acquire_or_renew() {
-    const std::string path = "/apis/coordination.k8s.io/v1/namespaces/" + options_.ns + "/leases/" + options_.name;
+    const std::string path = lease_path(options_.ns, options_.name);
     const std::string now = format_micro_time(unix_ms_now());
     const std::string what = "Lease " + options_.ns + "/" + options_.name;
     kube::ApiResult got = client_.call({"GET", path, {}, "", ""});
@@ -219,7 +190,7 @@ void LeaderElector::release() {
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
     if (!leading_.exchange(false)) return;
-    const std::string path = "/apis/coordination.k8s.io/v1/namespaces/" + options_.ns + "/leases/" + options_.name;
+    const std::string path = lease_path(options_.ns, options_.name);
     kube::ApiResult got = client_.call({"GET", path, {}, "", ""});
     if (!got.ok()) return;
     LeaseRecord seen = parse_lease(got.body);

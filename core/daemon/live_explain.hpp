@@ -37,6 +37,7 @@ public:
 
 private:
     ExplainTable table_;
+    uint64_t published_revision_ = ~uint64_t(0);  // the table's revision published last
     uint64_t cycle_ = 0;
     int64_t time_ms_ = 0;
     mutable std::mutex mutex_;

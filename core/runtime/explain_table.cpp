@@ -22,6 +22,7 @@ bool same_pod(const kd::Pod& p, std::string_view key) {
 }  // namespace
 
 void ExplainTable::clear() {
+    ++revision_;
     lines_.clear();
     by_pod_.clear();
     by_key_.clear();
@@ -46,6 +47,7 @@ ExplainTable::Line* ExplainTable::line_of(const kd_pod& pod) {
 }
 
 void ExplainTable::set(size_t at, std::string_view stage, std::string_view plugin, std::string_view reason) {
+    ++revision_;
     Line& line = lines_[at];
     line.stage = word(stage);
     line.plugin = word(plugin);
@@ -86,6 +88,7 @@ void ExplainTable::evicted(const kd_pod& pod) {
     }
     line->gone = true;
     --live_;
+    ++revision_;
     by_pod_.erase(&pod);
     by_key_.erase(line->pod);
 }
@@ -118,12 +121,13 @@ void print_explain(std::ostream& out, const std::vector<ExplainEntry>& rows, con
 
 namespace {
 
-std::vector<ExplainEntry> only(const std::vector<ExplainEntry>& rows, std::string_view pod) {
+// The rows to show: all of them (not copied), or the one of `pod`, kept in `storage`.
+const std::vector<ExplainEntry>& only(const std::vector<ExplainEntry>& rows, std::string_view pod,
+                                      std::vector<ExplainEntry>& storage) {
     if (pod.empty()) return rows;
-    std::vector<ExplainEntry> out;
     for (const auto& r : rows)
-        if (r.pod == pod) out.push_back(r);
-    return out;
+        if (r.pod == pod) storage.push_back(r);
+    return storage;
 }
 
 }  // namespace
@@ -134,7 +138,8 @@ std::string explain_json(const ExplainCycle& c, std::string_view pod) {
     json::field(w, "cycle", c.cycle);
     json::field(w, "time", c.cycle ? format_rfc3339(c.time_ms) : "");
     if (!pod.empty()) json::field(w, "pod", pod);
-    json::object_array(w, "explain", only(c.rows, pod), [&](const ExplainEntry& e) {
+    std::vector<ExplainEntry> storage;
+    json::object_array(w, "explain", only(c.rows, pod, storage), [&](const ExplainEntry& e) {
         json::field(w, "pod", e.pod);
         json::field(w, "stage", e.stage);
         json::field(w, "plugin", e.plugin);
@@ -147,7 +152,8 @@ std::string explain_json(const ExplainCycle& c, std::string_view pod) {
 std::string explain_text(const ExplainCycle& c, std::string_view pod) {
     std::ostringstream out;
     if (!c.cycle) return "no cycle has run yet\n";
-    auto rows = only(c.rows, pod);
+    std::vector<ExplainEntry> storage;
+    const auto& rows = only(c.rows, pod, storage);
     out << "cycle " << c.cycle << " at " << format_rfc3339(c.time_ms) << ": " << rows.size()
         << " pod(s) considered and not evicted" << (pod.empty() ? "" : " named " + std::string(pod)) << "\n";
     print_explain(out, rows, "  ");

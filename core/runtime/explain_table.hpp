@@ -48,6 +48,8 @@ public:
     // The lines, in the order pods were first explained.
     std::vector<ExplainEntry> rows() const;
     bool empty() const { return live_ == 0; }
+    // Changes with every change of the lines: whoever copies them can tell when to copy again.
+    uint64_t revision() const { return revision_; }
 
 private:
     struct Line {
@@ -66,6 +68,7 @@ private:
     std::unordered_map<std::string, size_t> by_key_;  // lines noted by key only
     std::set<std::string, std::less<>> words_;
     size_t live_ = 0;
+    uint64_t revision_ = 0;
 };
 
 // The lines as a table (pod, stage, plugin, reason), as `simulate --explain` prints them.

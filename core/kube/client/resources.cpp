@@ -5,7 +5,7 @@ namespace kd::core::kube {
 namespace {
 
 ApiResource resource_from(const KindInfo& k) {
-    return {k.group, k.version, k.plural, k.name, k.namespaced, k.needed_by, k.custom};
+    return {k.group, k.version, k.plural, k.name, k.namespaced, k.needed_by, k.custom, k.if_forbidden};
 }
 
 // Every row of the kind table (cluster/kind_table.hpp), in its order; those listed and watched

@@ -19,8 +19,9 @@ struct ApiResource {
     std::string_view resource;  // plural
     std::string_view kind;
     bool namespaced;
-    std::string_view needed_by;  // what is missing without it, for messages ("" = kdesched itself)
-    bool custom;                 // a CustomResourceDefinition's kind (Koordinator's): served as JSON only
+    std::string_view needed_by;     // what is missing without it, for messages ("" = kdesched itself)
+    bool custom;                    // a CustomResourceDefinition's kind (Koordinator's): served as JSON only
+    std::string_view if_forbidden;  // KindInfo::if_forbidden
 
     std::string group_version() const;  // "v1", "apps/v1"
     // /api/v1/pods, /apis/apps/v1/namespaces/ns/replicasets (a namespace only for namespaced kinds).

@@ -1,6 +1,7 @@
 #include "kube/watch/reflector.hpp"
 
 #include "kube/watch/response_splitters.hpp"
+#include "net/query_string.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -36,22 +37,6 @@ void add_object(Change& change, const ApiResource& resource, std::string_view ob
     } else {
         change.add(object, e);
     }
-}
-
-// Percent-encoding for a query value (continue tokens are base64 with '=' and '/').
-std::string query_escape(std::string_view s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-            out += char(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
 }
 
 }  // namespace
@@ -123,33 +108,6 @@ std::chrono::milliseconds Reflector::next_backoff() {
     return std::chrono::milliseconds(jitter(random_));
 }
 
-namespace {
-
-// What is missing when a kind may not be listed; "" for a kind kdesched cannot run without.
-std::string_view cost_of_going_without(ObjectKind kind) {
-    switch (kind) {
-        case ObjectKind::replica_set:
-        case ObjectKind::deployment:
-        case ObjectKind::stateful_set:
-        case ObjectKind::job:
-        case ObjectKind::daemon_set:
-        case ObjectKind::replication_controller:
-            return "the pods they own have no known workload, so MigrationController's per-workload limits and "
-                   "DefaultEvictor's minReplicas keep those pods where they are";
-        case ObjectKind::pdb:
-            return "the plugins see no PodDisruptionBudget (DefaultEvictor's PDB checks find none); the API server "
-                   "still enforces every budget on each eviction";
-        case ObjectKind::namespace_:
-            return "namespace labels are unknown, so a namespaceLabelSelector matches no namespace";
-        case ObjectKind::node_metric:
-            return "LowNodeLoad has no node usage and moves nothing";
-        default:
-            return "";
-    }
-}
-
-}  // namespace
-
 // An empty, synced kind: the plugins that need it see none rather than waiting forever.
 void Reflector::read_as_empty() {
     if (stats_.listed) return;
@@ -182,7 +140,7 @@ Reflector::Outcome Reflector::failed(const ApiResult& r, const char* verb) {
     }
     if (r.code == 403) {  // the API client has logged the rule to grant
         set_error(what + ": forbidden");
-        if (std::string_view cost = cost_of_going_without(kind_); !cost.empty()) {
+        if (std::string_view cost = resource_.if_forbidden; !cost.empty()) {
             if (!reported_)
                 spdlog::warn(
                     "{} may not be listed (HTTP 403): kdesched goes on without them — {}. Grant the rule "
@@ -218,9 +176,9 @@ Reflector::Outcome Reflector::list() {
     for (;;) {
         std::string target = resource_.collection_path() + "?limit=" + std::to_string(options_.page_size);
         if (!cont.empty())
-            target += "&continue=" + query_escape(cont);
+            target += "&continue=" + net::query_escape(cont);
         else if (!list_from_.empty())
-            target += "&resourceVersion=" + query_escape(list_from_);
+            target += "&resourceVersion=" + net::query_escape(list_from_);
         std::string malformed;
         ListBodySplitter splitter([&](std::string_view item, Encoding e) {
             if (batch.count > 0 && batch.encoding != e) flush();
@@ -276,7 +234,7 @@ Reflector::Outcome Reflector::watch() {
     auto lo = options_.watch_timeout_min.count(), hi = std::max(options_.watch_timeout_max.count(), lo + 1);
     int64_t timeout = std::uniform_int_distribution<int64_t>(lo, hi - 1)(random_);
     std::string target = resource_.collection_path() +
-                         "?watch=1&allowWatchBookmarks=true&resourceVersion=" + query_escape(resource_version_) +
+                         "?watch=1&allowWatchBookmarks=true&resourceVersion=" + net::query_escape(resource_version_) +
                          "&timeoutSeconds=" + std::to_string(timeout);
     ++stats_.watches;
     Change pending = Change::of(Change::Type::upsert, kind_);
