@@ -116,12 +116,15 @@ public:
         const char* l = std::getenv("KDESCHED_TEST_LOG_LEVEL");
         return l && *l ? l : "info";
     }
-    DaemonProcess(const DaemonFiles& files, const std::string& name) : log_(files.dir / (name + ".log")) {
+    // `extra`: more flags of `kdesched run`, after the usual ones.
+    DaemonProcess(const DaemonFiles& files, const std::string& name, const std::vector<std::string>& extra = {})
+        : log_(files.dir / (name + ".log")) {
         std::vector<std::string> argv = {KDESCHED_BINARY, "run",
                                          "--config",      (files.dir / "profile.yaml").string(),
                                          "--kubeconfig",  (files.dir / "kubeconfig").string(),
                                          "--plugin-dir",  KDESCHED_PLUGIN_DIR,
                                          "--log-level",   log_level()};
+        argv.insert(argv.end(), extra.begin(), extra.end());
         pid_ = ::fork();
         if (pid_ == 0) {
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the test, even one that crashed
@@ -278,9 +281,12 @@ private:
     std::string target_;
 };
 
-// GET http://127.0.0.1:<port><path>: {status, body} (status 0: no answer).
-inline std::pair<int, std::string> scrape(int port, const std::string& path) {
-    kd::core::net::HttpClient c("http://127.0.0.1:" + std::to_string(port), kd::core::net::ClientConfig{});
+// GET http://127.0.0.1:<port><path>: {status, body} (status 0: no answer). With `tls`, over HTTPS
+// without verifying the certificate, as the kubelet's HTTPS probes do.
+inline std::pair<int, std::string> scrape(int port, const std::string& path, bool tls = false) {
+    kd::core::net::ClientConfig config;
+    config.tls.insecure_skip_verify = tls;
+    kd::core::net::HttpClient c((tls ? "https" : "http") + std::string("://127.0.0.1:") + std::to_string(port), config);
     auto r = c.send({"GET", path, {}, "", ""});
     return {r.answered() ? r.status : 0, r.body};
 }

@@ -1,6 +1,7 @@
 // `kdesched run`: the descheduler as a cluster daemon.
 #include "cli/json_log_format.hpp"
 #include "cli/live_cluster.hpp"
+#include "cli/secure_serving_flags.hpp"
 #include "cli/subcommand.hpp"
 #include "cli/upstream_run_flags.hpp"
 #include "daemon/daemon.hpp"
@@ -20,6 +21,7 @@ struct RunOptions {
     std::string log_format = "text";  // validated here; main.cpp reads it first (asks_json_logs)
     std::string log_level = "info";   // a daemon says what it does; the other commands only warn
     UpstreamRunFlags upstream;        // kubernetes-sigs/descheduler's and component-base's flags
+    SecureServingFlags secure;        // the secure port (HTTPS)
 };
 
 int run_daemon(const CommonOptions& opts, const RunOptions& run) {
@@ -31,9 +33,16 @@ int run_daemon(const CommonOptions& opts, const RunOptions& run) {
             report_error(problem);
             return kUsage;
         }
+        core::daemon::DaemonOptions daemon;
+        try {
+            daemon.secure = secure_serving_of(run.secure);
+        } catch (const core::Error& e) {  // a flag's value: a usage error, as a bad duration is
+            report_error(e.what());
+            return kUsage;
+        }
         core::PluginCatalog catalog = load_plugins(opts);
         std::unique_ptr<core::kube::ApiClient> client = connect(run.cluster, cfg);
-        return core::daemon::run_daemon(cfg, catalog, *client);
+        return core::daemon::run_daemon(cfg, catalog, *client, daemon);
     } catch (const core::Error& e) {
         report_error(e.what());
         return kInvalidInput;
@@ -60,6 +69,7 @@ const SubcommandRegistration run_registration(
              ->check(CLI::IsMember({"text", "json"}))
              ->capture_default_str();
          add_upstream_run_flags(*cmd, run->upstream);
+         add_secure_serving_flags(*cmd, run->secure);
          add_plugin_dir_options(*cmd, common);
          add_log_level_option(*cmd, run->log_level);
          return [&common, run] { return run_daemon(common, *run); };

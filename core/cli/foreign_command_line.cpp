@@ -1,5 +1,7 @@
 #include "cli/foreign_command_line.hpp"
 
+#include "cli/secure_serving_flags.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -13,7 +15,7 @@ namespace {
 struct Renamed {
     std::string_view from, to;
 };
-constexpr std::array<Renamed, 10> kValued = {{
+constexpr std::array<Renamed, 16> kValued = {{
     {"config", "--config"},  // koord-descheduler
     {"policy-config-file", "--config"},
     {"kubeconfig", "--kubeconfig"},
@@ -24,12 +26,20 @@ constexpr std::array<Renamed, 10> kValued = {{
     {"leader-elect-resource-lock", "--leader-elect-resource-lock"},
     {"leader-elect-resource-name", "--leader-elect-resource-name"},
     {"leader-elect-resource-namespace", "--leader-elect-resource-namespace"},
+    // The secure port (secure_serving_flags.hpp).
+    {"secure-port", "--secure-port"},
+    {"bind-address", "--bind-address"},
+    {"cert-dir", "--cert-dir"},
+    {"tls-cert-file", "--tls-cert-file"},
+    {"tls-private-key-file", "--tls-private-key-file"},
+    {"tls-min-version", "--tls-min-version"},
 }};
 
-// klog's and component-base's flags (logging, serving, feature gates, tracing) that kdesched
-// accepts and ignores with a warning: its own logging, bind addresses (the configuration's
-// healthzBindAddress / metricsBindAddress) and features are set otherwise. Those taking a value.
-constexpr std::array<std::string_view, 25> kIgnoredValued = {
+// klog's and component-base's flags (logging, feature gates, tracing, client tuning, TLS cipher
+// suites and SNI certificates) that kdesched accepts and ignores with a warning: its logging and
+// features are set otherwise, and its secure port offers OpenSSL's default ciphers for the
+// --tls-min-version given, one certificate. Those taking a value.
+constexpr std::array<std::string_view, 19> kIgnoredValued = {
     "log-dir",
     "log-file",
     "log-file-max-size",
@@ -37,13 +47,7 @@ constexpr std::array<std::string_view, 25> kIgnoredValued = {
     "stderrthreshold",
     "vmodule",
     "feature-gates",
-    "bind-address",
-    "secure-port",
-    "cert-dir",
-    "tls-cert-file",
-    "tls-private-key-file",
     "tls-cipher-suites",
-    "tls-min-version",
     "tls-sni-cert-key",
     "kube-api-qps",
     "kube-api-burst",
@@ -89,7 +93,8 @@ bool log_level_of(std::string_view v, std::string& level) {
 std::optional<ForeignCommandLine> foreign_command_line(const std::vector<std::string>& argv) {
     if (argv.size() < 2 || argv[1].empty() || argv[1][0] != '-' || is_help(argv[1])) return std::nullopt;
     ForeignCommandLine out;
-    out.args = {argv[0], "run"};
+    // Both upstreams serve HTTPS on 10258 unless told otherwise (a later --secure-port wins).
+    out.args = {argv[0], "run", "--secure-port", std::to_string(kUpstreamSecurePort)};
     for (size_t i = 1; i < argv.size(); ++i) {
         std::string_view arg = argv[i];
         if (arg.empty() || arg[0] != '-') {

@@ -7,6 +7,7 @@
 #include "daemon/event_recorder.hpp"
 #include "daemon/health_server.hpp"
 #include "daemon/leader_elector.hpp"
+#include "daemon/lease_record.hpp"
 #include "daemon/live_explain.hpp"
 #include "daemon/metrics.hpp"
 #include "daemon/model_probe.hpp"
@@ -226,12 +227,19 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
     health.beat();
     ModelProbe probe;
     LiveExplain explain;
+    std::shared_ptr<ServingCertificates> certificates;
+    if (options.secure)
+        certificates = std::make_shared<ServingCertificates>(*options.secure, host_of_identity(make_identity()),
+                                                             unix_ms_now() / 1000);
     HealthServer server(
         config.healthzBindAddress, config.metricsBindAddress, health, [&] { return metrics.text(); },
         [&probe] { return probe.ask(std::chrono::seconds(5)); }, {},
-        [&explain](std::string_view query) { return answer_explain(explain, query); });
+        [&explain](std::string_view query) { return answer_explain(explain, query); }, certificates);
     spdlog::info("serving /healthz and /readyz on {}, /metrics, /debug/model and /debug/explain on {}",
                  config.healthzBindAddress, config.metricsBindAddress);
+    if (certificates)
+        spdlog::info("serving every endpoint over HTTPS on {} (the secure port) with {}", certificates->address(),
+                     certificates->source());
 
     kube::ClusterSync sync(client);
     Loop loop(sync, metrics, explain, health, probe, nullptr);

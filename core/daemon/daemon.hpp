@@ -6,16 +6,19 @@
 #pragma once
 
 #include "config/configuration.hpp"
+#include "daemon/secure_serving.hpp"
 #include "kube/client/api_client.hpp"
 #include "loader/plugin_catalog.hpp"
 
 #include <chrono>
+#include <optional>
 
 namespace kd::core::daemon {
 
 struct DaemonOptions {
     std::chrono::milliseconds sync_timeout{std::chrono::minutes(2)};  // the first sync, every kind
     std::chrono::milliseconds stuck_after{std::chrono::minutes(3)};   // /healthz fails past this
+    std::optional<SecureServing> secure;                              // the secure port (HTTPS), off when unset
 };
 
 // Blocks SIGTERM and SIGINT in the calling thread and every thread it starts from now on, so that

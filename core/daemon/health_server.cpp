@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
@@ -69,10 +70,12 @@ void HealthState::set_ready(std::string missing) {
 // bounded by kMaxConnections, and each by its deadline (one whose client is gone costs no work).
 struct HealthServer::Impl {
     struct Listener {
-        Listener(asio::io_context& io, bool h, bool m) : acceptor(io), retry(io), health(h), metrics(m) {}
+        Listener(asio::io_context& io, bool h, bool m, std::shared_ptr<ServingCertificates> c)
+            : acceptor(io), retry(io), health(h), metrics(m), certificates(std::move(c)) {}
         tcp::acceptor acceptor;
         asio::steady_timer retry;
         bool health, metrics;
+        const std::shared_ptr<ServingCertificates> certificates;  // the secure port's; null: plain HTTP
         int port = 0;  // read once bound: ports() must not touch the acceptor the I/O thread uses
     };
     struct Session;
@@ -92,9 +95,11 @@ struct HealthServer::Impl {
          HealthServerLimits l, DebugHandler e)
         : state(s), metrics_text(std::move(m)), model_digest(std::move(d)), limits(l), explain(std::move(e)) {}
 
-    void listen(const std::string& address, bool health, bool metrics) {
+    void listen(const std::string& address, bool health, bool metrics,
+                std::shared_ptr<ServingCertificates> certificates = {}) {
+        const bool secure = certificates != nullptr;
         try {
-            auto l = std::make_unique<Listener>(io, health, metrics);
+            auto l = std::make_unique<Listener>(io, health, metrics, std::move(certificates));
             tcp::endpoint ep = endpoint_of(address);
             l->acceptor.open(ep.protocol());
             l->acceptor.set_option(asio::socket_base::reuse_address(true));
@@ -103,6 +108,9 @@ struct HealthServer::Impl {
             l->port = l->acceptor.local_endpoint().port();
             listeners.push_back(std::move(l));
         } catch (const std::exception& e) {
+            if (secure)
+                throw Error(address, std::string("cannot listen for HTTPS (the secure port): ") + e.what(),
+                            "free the port, or set --secure-port / --bind-address to another one (0 turns it off)");
             throw Error(address,
                         std::string("cannot listen for ") + (health ? "/healthz" : "") +
                             (health && metrics ? " and " : "") + (metrics ? "/metrics" : "") + ": " + e.what(),
@@ -169,6 +177,10 @@ struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
     Impl& server;
     const Listener& listener;
     tcp::socket socket;
+    // On the secure port: the TLS layer over `socket`, with the context it was accepted under (a
+    // certificate rotated meanwhile serves the next connections).
+    std::shared_ptr<asio::ssl::context> tls_context;
+    std::optional<asio::ssl::stream<tcp::socket&>> tls;
     asio::steady_timer deadline;
     beast::flat_buffer buffer{kMaxRequestHeaderBytes + kMaxRequestBodyBytes};
     http::request_parser<http::string_body> parser;
@@ -180,6 +192,10 @@ struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
         : server(s), listener(l), socket(std::move(sock)), deadline(s.io) {
         parser.header_limit(kMaxRequestHeaderBytes);
         parser.body_limit(kMaxRequestBodyBytes);
+        if (l.certificates) {
+            tls_context = l.certificates->current();
+            tls.emplace(socket, *tls_context);
+        }
     }
 
     void start() {
@@ -187,8 +203,28 @@ struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
         deadline.async_wait([self = shared_from_this()](error_code ec) {
             if (!ec) self->close();
         });
-        http::async_read(socket, buffer, parser,
-                         [self = shared_from_this()](error_code ec, size_t) { self->on_request(ec); });
+        if (!tls) return read();
+        // A client that does not speak TLS (plain HTTP to the secure port) fails here and is closed.
+        tls->async_handshake(asio::ssl::stream_base::server, [self = shared_from_this()](error_code ec) {
+            if (ec) return self->close();
+            self->read();
+        });
+    }
+
+    // `on` the connection's stream: TLS over the socket on the secure port, else the socket.
+    template <class Operation>
+    void on_stream(Operation op) {
+        if (tls)
+            op(*tls);
+        else
+            op(socket);
+    }
+
+    void read() {
+        on_stream([&](auto& stream) {
+            http::async_read(stream, buffer, parser,
+                             [self = shared_from_this()](error_code ec, size_t) { self->on_request(ec); });
+        });
     }
 
     void on_request(error_code ec) {
@@ -253,7 +289,15 @@ struct HealthServer::Impl::Session : std::enable_shared_from_this<Session> {
     void reply(Answer res) {
         answer = std::move(res);
         answer.prepare_payload();
-        http::async_write(socket, answer, [self = shared_from_this()](error_code, size_t) { self->close(); });
+        on_stream([&](auto& stream) {
+            http::async_write(stream, answer, [self = shared_from_this()](error_code ec, size_t) {
+                // TLS ends with close_notify, so that the client sees a clean end; one that never
+                // answers it is cut off at the deadline.
+                if (self->tls && !ec && !self->closed)
+                    return self->tls->async_shutdown([self](error_code) { self->close(); });
+                self->close();
+            });
+        });
     }
 
     // Idempotent. Pending operations end with operation_aborted and release the session.
@@ -300,7 +344,7 @@ void HealthServer::Impl::open(Listener& l, tcp::socket socket) {
 HealthServer::HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
                            std::function<std::string()> metrics_text,
                            std::function<std::optional<std::string>()> model_digest, HealthServerLimits limits,
-                           DebugHandler explain)
+                           DebugHandler explain, std::shared_ptr<ServingCertificates> secure)
     : impl_(
           std::make_unique<Impl>(state, std::move(metrics_text), std::move(model_digest), limits, std::move(explain))) {
     if (healthz_address == metrics_address) {
@@ -309,6 +353,7 @@ HealthServer::HealthServer(const std::string& healthz_address, const std::string
         impl_->listen(healthz_address, true, false);
         impl_->listen(metrics_address, false, true);
     }
+    if (secure) impl_->listen(secure->address(), true, true, secure);
     for (auto& l : impl_->listeners) impl_->accept(*l);
     impl_->io_thread = std::thread([this] { impl_->run_io(); });
 }

@@ -9,7 +9,8 @@
 //  - /debug/explain (with /metrics): why the last cycle's candidates stayed (live_explain.hpp);
 //    its handler gets the query string and answers at once.
 // healthzBindAddress and metricsBindAddress may be the same address (the default): one listener
-// then serves all three.
+// then serves all three. The secure port, when given, serves every endpoint over TLS
+// (secure_serving.hpp).
 //
 // Anything that can reach the port can connect, so no client may hold the others up: connections
 // are served concurrently, each within a deadline, their number and their requests' size bounded
@@ -17,6 +18,8 @@
 // never waits; /metrics and /debug/model, whose handlers may block (model_digest waits for the
 // control loop), each run on a worker thread of their own.
 #pragma once
+
+#include "daemon/secure_serving.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -70,12 +73,12 @@ public:
     HealthServer(const std::string& healthz_address, const std::string& metrics_address, HealthState& state,
                  std::function<std::string()> metrics_text,
                  std::function<std::optional<std::string>()> model_digest = {}, HealthServerLimits limits = {},
-                 DebugHandler explain = {});
+                 DebugHandler explain = {}, std::shared_ptr<ServingCertificates> secure = {});
     ~HealthServer();
     HealthServer(const HealthServer&) = delete;
     HealthServer& operator=(const HealthServer&) = delete;
 
-    // The ports actually bound (healthz first), for logs and tests.
+    // The ports actually bound (healthz first, the secure port last), for logs and tests.
     std::vector<int> ports() const;
 
 private:

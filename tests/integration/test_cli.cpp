@@ -157,6 +157,20 @@ TEST_CASE("koord-descheduler's and kubernetes-sigs/descheduler's command lines r
     CHECK(lease.exit_code == 2);
     CHECK_THAT(lease.output, Catch::Contains("--leader-elect-lease-duration (with the file's leaderElection): must be "
                                              "greater than renewDeadline (5s <= 10s)"));
+    // The secure port's flags reach `kdesched run` (10258 unless given), checked before the cluster is.
+    auto tls = run_command(quote(kBin) + " --policy-config-file=" + quote(kData + "/integration/sigs-policy.yaml") +
+                           " --tls-min-version=VersionTLS9 --kubeconfig /nonexistent/kubeconfig");
+    CHECK(tls.exit_code == 2);
+    CHECK_THAT(tls.output, Catch::Contains("--tls-min-version: unknown TLS version \"VersionTLS9\" (use VersionTLS10, "
+                                           "VersionTLS11, VersionTLS12 or VersionTLS13)"));
+    auto half = run_command(quote(kBin) + " --config=" + quote(kData + "/integration/sigs.yaml") +
+                            " --secure-port=0 --tls-cert-file=/etc/tls.crt --kubeconfig=/nonexistent/kubeconfig");
+    CHECK(half.exit_code == 1);  // port 0: no secure port, so the files are not read; the kubeconfig is
+    CHECK_THAT(half.output, Catch::Contains(missing));
+    auto address = run_command(quote(kBin) + " --config=" + quote(kData + "/integration/sigs.yaml") +
+                               " --bind-address=localhost --kubeconfig=/nonexistent/kubeconfig");
+    CHECK(address.exit_code == 2);
+    CHECK_THAT(address.output, Catch::Contains("--bind-address: \"localhost\" is not an IP address"));
     // kdesched's own command line is untouched: a subcommand first, or only --help.
     CHECK(run_command(quote(kBin) + " --help").exit_code == 0);
 }

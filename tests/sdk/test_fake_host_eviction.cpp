@@ -59,7 +59,7 @@ kd::testing::SnapshotBuilder four_pods() {
 
 }  // namespace
 
-TEST_CASE("fake host: Filter, then PreEvictionFilter, then the evict plugin; rejections name the filter",
+TEST_CASE("fake host: Filter, then PreEvictionFilter, then the evict plugin, rejections name the filter",
           "[fake-host][evict]") {
     kd::testing::FakeHost host;
     std::vector<std::string> asked;

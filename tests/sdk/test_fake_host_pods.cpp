@@ -38,7 +38,7 @@ TEST_CASE("fake host: a pod's status reason and container statuses, app then ini
     CHECK((*pod->container_statuses().begin()).waiting());
 }
 
-TEST_CASE("fake host: a pod's start time (API 1.4); a 1.3 host has none", "[sdk][target-api]") {
+TEST_CASE("fake host: a pod's start time (API 1.4), a 1.3 host has none", "[sdk][target-api]") {
     for (uint32_t minor : {3u, 4u}) {
         INFO("host minor " << minor);
         kd::testing::SnapshotBuilder b;
@@ -55,7 +55,7 @@ TEST_CASE("fake host: a pod's start time (API 1.4); a 1.3 host has none", "[sdk]
     }
 }
 
-TEST_CASE("fake host: a pod's topology spread constraints (API 1.5) round-trip; a 1.4 host has none",
+TEST_CASE("fake host: a pod's topology spread constraints (API 1.5) round-trip, a 1.4 host has none",
           "[sdk][target-api]") {
     for (uint32_t minor : {4u, 5u}) {
         INFO("host minor " << minor);

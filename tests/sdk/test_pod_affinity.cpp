@@ -140,7 +140,7 @@ TEST_CASE("pod_affinity: a selector upstream cannot convert selects nothing and 
     for (size_t i = 0; i < 5; ++i) CHECK_FALSE(kd::affinity_selector_matches(pa_term(holder, i), holder.labels()));
 }
 
-TEST_CASE("pod_affinity: a term's namespaces are its list, else the pod's own; namespaceSelector is not read",
+TEST_CASE("pod_affinity: a term's namespaces are its list, else the pod's own, namespaceSelector is not read",
           "[pod_affinity]") {
     SnapshotBuilder b;
     Term own = pa_in("app", "web");

@@ -312,7 +312,7 @@ TEST_CASE("health server: at the connection bound the oldest connection is close
     CHECK(get(port, "/metrics") == std::make_pair(200, std::string("m 1\n")));
 }
 
-TEST_CASE("health server: an oversize header is answered 431, an oversize body 413; a request within both, 200") {
+TEST_CASE("health server: an oversize header is answered 431, an oversize body 413, a request within both, 200") {
     daemon::HealthState state;
     state.beat();
     daemon::HealthServer server("127.0.0.1:0", "127.0.0.1:0", state, [] { return std::string("m 1\n"); });

@@ -2,8 +2,11 @@
 // label names, upstream's buckets, the dry-run and limit results of descheduler_pods_evicted_total,
 // strategy durations by extension point, build_info from the build. And the reader itself refuses
 // what Prometheus would misread, so a pass means something.
+#include "cluster/cluster_model.hpp"
 #include "daemon/metrics.hpp"
 #include "exposition_reader.hpp"
+#include "kube/watch/cluster_sync.hpp"
+#include "kube/watch/model_feeder.hpp"
 #include "runtime/eviction_limiter.hpp"
 
 #include <catch2/catch.hpp>
@@ -43,7 +46,7 @@ double value_of(const ExpositionFamily& f, const std::string& name, const std::m
 
 }  // namespace
 
-TEST_CASE("metrics: /metrics reads strictly; every family has upstream's type and labels") {
+TEST_CASE("metrics: /metrics reads strictly, every family has upstream's type and labels") {
     kd::testing::SnapshotBuilder b;
     b.node("n1");
     b.pod("shop", "web-1").on("n1");
@@ -67,6 +70,22 @@ TEST_CASE("metrics: /metrics reads strictly; every family has upstream's type an
     m.on_filter_rejection("p", "LowNodeLoad", pod, "DefaultEvictor", "DaemonSetPod");
     m.on_filter_rejection("p", "LowNodeLoad", pod, "DefaultEvictor", "DaemonSetPod");
     m.on_filter_rejection("p", "LowNodeLoad", pod, "ThirdParty", "pod web-1 is special, says the plugin");
+
+    // What the control loop refreshes before a scrape: the model's objects by kind, the jobs by
+    // phase, the reflectors' counters (never started here: a client that is never called).
+    using namespace kd::core;
+    ClusterModel model;
+    PodMigrationJob job;
+    job.uid = "job-1";
+    job.name = "job-1";
+    job.phase = "Running";
+    model.on_migration_job(job);
+    kube::Connection never_called;
+    never_called.server = "http://127.0.0.1:9";
+    kube::ApiClient client(never_called, kube::ClientOptions{});
+    kube::ClusterSync sync(client);
+    kube::ModelFeeder feeder(model);
+    m.refresh(model, sync, feeder);
 
     std::string text = m.text();
     auto families = ExpositionReader::read(text);
@@ -155,6 +174,13 @@ TEST_CASE("metrics: /metrics reads strictly; every family has upstream's type an
     CHECK(value_of(families.at("leader_election_master_status"), "leader_election_master_status",
                    {{"name", "koord-descheduler"}}) == 1);
     CHECK(value_of(families.at("process_cpu_seconds_total"), "process_cpu_seconds_total", {}) >= 0);
+    CHECK(value_of(families.at("kdesched_pod_migration_jobs"), "kdesched_pod_migration_jobs", {{"phase", "Running"}}) ==
+          1);
+    CHECK(value_of(families.at("kdesched_model_objects"), "kdesched_model_objects", {{"kind", "PodMigrationJob"}}) ==
+          1);
+    CHECK(value_of(families.at("kdesched_model_objects"), "kdesched_model_objects", {{"kind", "Pod"}}) == 0);
+    CHECK(value_of(families.at("kdesched_watch_relists_total"), "kdesched_watch_relists_total", {{"kind", "Pod"}}) ==
+          0);
 }
 
 TEST_CASE("metrics: a filter's reasons become at most kMaxReasonsPerPlugin codes, the rest Other") {

@@ -210,7 +210,7 @@ TEST_CASE("list splitter: 64-byte block scan and byte loop agree on any bytes, J
     }
 }
 
-TEST_CASE("managedFields cut out of an object: middle, first, only member; absent or not in metadata kept",
+TEST_CASE("managedFields cut out of an object: middle, first, only member, absent or not in metadata kept",
           "[kube][stream]") {
     auto cut = [](std::string_view object) {
         ObjectPieces p = without_managed_fields(object);

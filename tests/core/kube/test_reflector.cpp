@@ -319,7 +319,7 @@ TEST_CASE("reflectors: a server restart with its resourceVersions reset forces r
 
 TEST_CASE(
     "reflectors: a kind not served (404) is said once with what needs it, a forbidden kind (403) names the "
-    "RBAC rule; one kdesched can go without is read as empty, saying what that costs, the rest syncs",
+    "RBAC rule, one kdesched can go without is read as empty, saying what that costs, the rest syncs",
     "[kube][reflector]") {
     ENCODINGS();
     FakeApiServer server;

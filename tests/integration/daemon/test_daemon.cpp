@@ -355,6 +355,27 @@ TEST_CASE_METHOD(HotspotDaemon, "run: a leader that cannot renew its lease exits
     CHECK_THAT(daemon.log(), Catch::Contains("lost the lease koordinator-system/koord-descheduler"));
 }
 
+// kubernetes-sigs/descheduler's chart probes https://:10258/healthz: with --secure-port the same
+// endpoints answer over TLS too (a self-signed certificate), beside the plain ones.
+TEST_CASE("run: --secure-port serves /healthz, /readyz and /metrics over HTTPS as well", "[daemon]") {
+    FakeApiServer server{with_tokens()};
+    ClusterActor actor{server};
+    actor.load_hotspot();
+    int port = kd_test::free_port(), secure = kd_test::free_port();
+    DaemonFiles files{server.url(), "a-token", port};
+    DaemonProcess daemon{files, "a", {"--secure-port", std::to_string(secure), "--bind-address", "127.0.0.1"}};
+    REQUIRE(actor.until([&] { return kd_test::scrape(secure, "/readyz", true).first == 200; }, 30));
+    CHECK(kd_test::scrape(secure, "/healthz", true) == std::make_pair(200, std::string("ok")));
+    auto [code, metrics] = kd_test::scrape(secure, "/metrics", true);
+    CHECK(code == 200);
+    CHECK(sample(metrics, R"(leader_election_master_status{name="koord-descheduler"})") >= 0);
+    CHECK(kd_test::scrape(secure, "/healthz").first == 0);  // plain HTTP: no answer on the secure port
+    CHECK(kd_test::scrape(port, "/healthz") == std::make_pair(200, std::string("ok")));
+    CHECK_THAT(daemon.log(),
+               Catch::Contains("serving every endpoint over HTTPS on 127.0.0.1:" + std::to_string(secure) +
+                               " (the secure port) with a self-signed certificate for "));
+}
+
 TEST_CASE("run: a server that cannot be reached is exit code 3 after the sync wait, a bad kubeconfig exit 1",
           "[daemon]") {
     int port = kd_test::free_port();

@@ -298,7 +298,7 @@ TEST_CASE("RemovePodsViolatingNodeAffinity: validation (upstream's validation_te
 // ---------------------------------------------------------------------------------------------
 // Our own
 
-TEST_CASE("RemovePodsViolatingNodeAffinity: only pods with a required node affinity; their nodeSelector counts",
+TEST_CASE("RemovePodsViolatingNodeAffinity: only pods with a required node affinity, their nodeSelector counts",
           "[nodeaffinity]") {
     SnapshotBuilder b;
     affinity_node(b, "here").label("zone", "a");

@@ -430,7 +430,7 @@ TEST_CASE("RemovePodsViolatingTopologySpreadConstraint: 3 domains, sizes [2,3,4]
 
 TEST_CASE(
     "RemovePodsViolatingTopologySpreadConstraint: 3 domains, sizes [[1,0], [1,1], [2,1]], maxSkew=1, NodeFit is "
-    "enabled, and not enough cpu on ZoneA; nothing should be moved",
+    "enabled, and not enough cpu on ZoneA, nothing should be moved",
     "[topologyspread][upstream]") {
     SnapshotBuilder b;
     tsc_node(b, "A1", {{"zone", "zoneA"}}, 150, 2000, 9);
@@ -450,7 +450,7 @@ TEST_CASE(
 
 TEST_CASE(
     "RemovePodsViolatingTopologySpreadConstraint: 2 domains, sizes [[1,4], [2,1]], maxSkew=1, NodeFit is "
-    "enabled; should move 1",
+    "enabled, should move 1",
     "[topologyspread][upstream]") {
     SnapshotBuilder b;
     tsc_node(b, "A1", {{"zone", "zoneA"}}, 1000, 2000, 9);
@@ -466,7 +466,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "RemovePodsViolatingTopologySpreadConstraint: 2 domains, sizes [3, 1], maxSkew=1, Tainted nodes; nothing "
+    "RemovePodsViolatingTopologySpreadConstraint: 2 domains, sizes [3, 1], maxSkew=1, Tainted nodes, nothing "
     "should be moved",
     "[topologyspread][upstream]") {
     SnapshotBuilder b;

@@ -558,7 +558,7 @@ status:
           " reason=Evicted statuses=[0,app,7,1,CrashLoopBackOff,0;1,setup,0,3,Completed,0;]");
 }
 
-TEST_CASE("a Pod's status.startTime, a bound row, is read from JSON and YAML; absent is 0", "[kinds]") {
+TEST_CASE("a Pod's status.startTime, a bound row, is read from JSON and YAML, absent is 0", "[kinds]") {
     RecordingSink sink;
     load_text(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"status":{"startTime":"2026-11-20T10:00:05Z"}}
 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"},"status":{"startTime":null,"phase":"Pending"}})",

@@ -96,7 +96,7 @@ TEST_CASE("a pod's status reason and container statuses reach the plugin view (A
     CHECK(kd::Pod(&old).container_statuses().size() == 0);
 }
 
-TEST_CASE("a pod's start time reaches the plugin view (API 1.4); an older host's has none", "[model]") {
+TEST_CASE("a pod's start time reaches the plugin view (API 1.4), an older host's has none", "[model]") {
     ClusterModel m;
     PodSpecForTest a{"u1", "default", "web-1", "n1"}, b{"u2", "default", "web-2", "n1"};
     PodDraft d = a.draft();

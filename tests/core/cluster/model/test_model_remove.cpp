@@ -73,7 +73,7 @@ void fill(ClusterModel& m) {
 
 }  // namespace
 
-TEST_CASE("remove takes every kind by key once: true, then false; the revision moves on", "[model][remove]") {
+TEST_CASE("remove takes every kind by key once: true, then false, the revision moves on", "[model][remove]") {
     ClusterModel m;
     fill(m);
     const std::vector<std::pair<ObjectKind, std::string>> keys = {
