@@ -10,8 +10,8 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -90,7 +90,7 @@ private:
     const ClusterModel& model_;
     uint64_t revision_ = 0;  // the last resourceVersion given out
     CycleWrites queue_;
-    std::set<std::string> queued_uids_;
+    std::unordered_set<std::string> queued_uids_;  // a cycle may queue every pod: no ordered tree
     // Objects written in this hook call, by kind and name: what the next write checks against.
     // A deleted one maps to nullopt.
     std::map<std::pair<std::string, std::string>, std::optional<MigrationObject>> written_;

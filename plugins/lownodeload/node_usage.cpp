@@ -144,7 +144,7 @@ void NodeUsageLoader::resolve(PoolState& state, const kd::Snapshot& snapshot, si
     // The priority class reads each pod's template and its labels, two pointer hops from the pod
     // (which the host has already asked the cache for): asking for every pod's next hop before
     // reading any overlaps the misses of the node's pods instead of taking them one after another.
-    for (auto p : on_node) __builtin_prefetch(p.raw()->spec);
+    prefetch_specs(on_node);
     for (auto p : on_node) __builtin_prefetch(p.raw()->spec->labels.items);
     for (auto p : on_node) {
         if (finished(p)) continue;

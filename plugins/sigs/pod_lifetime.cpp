@@ -101,9 +101,15 @@ void PodLifeTime::deschedule(Cycle& cycle) {
     // Upstream lists every node's matching pods first, then evicts them all, oldest first; a node's
     // limit passes over that node's pods and goes on with the others.
     std::vector<Pod> candidates;
-    for (auto node : snap.nodes())
-        for (auto pod : snap.pods_on_node(node.name()))
+    for (auto node : snap.nodes()) {
+        auto on_node = snap.pods_on_node(node.name());
+        prefetch_specs(on_node);
+        // ownerKinds reads each pod's owner list, one more hop past its spec.
+        if (args_.ownerKinds)
+            for (auto p : on_node) __builtin_prefetch(p.raw()->spec->owners);
+        for (auto pod : on_node)
             if (matches(pod, now) && evictor_admits(cycle, pod)) candidates.push_back(pod);
+    }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Pod& a, const Pod& b) { return a.creation_ms() < b.creation_ms(); });
     evict_in_order(cycle, candidates, loop_of("pod matches PodLifeTime's criteria", false));

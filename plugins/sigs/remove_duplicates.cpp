@@ -40,7 +40,9 @@ void RemoveDuplicates::balance(Cycle& cycle) {
     DuplicateGroups groups;
     for (auto node : snap.nodes()) {
         groups.begin_node(node.name());
-        for (auto pod : snap.pods_on_node(node.name()))
+        auto on_node = snap.pods_on_node(node.name());
+        prefetch_specs(on_node);  // candidate() reads the owners, images and namespace there
+        for (auto pod : on_node)
             if (candidate(pod) && evictor_admits(cycle, pod)) groups.add(pod);
     }
     // A pod duplicated under several owner keys is evicted once.

@@ -28,7 +28,9 @@ std::vector<NodeUtilization> measure_nodes(const Snapshot& snapshot, const std::
     std::vector<int64_t> milli(resources.size());
     for (auto node : snapshot.nodes()) {
         NodeUtilization& n = out.emplace_back(NodeUtilization{node, {}, {}, {}});
-        for (auto pod : snapshot.pods_on_node(node.name()))
+        auto on_node = snapshot.pods_on_node(node.name());
+        prefetch_requests(on_node);
+        for (auto pod : on_node)
             if (occupies_resources(pod)) n.pods.push_back(pod);
         // One pass over the pods for every resource (a pod's requests are read once).
         std::fill(milli.begin(), milli.end(), 0);

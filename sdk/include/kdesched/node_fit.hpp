@@ -228,8 +228,7 @@ public:
         auto pods = snap_.pods_on_node(node.name());
         // Each pod's request list is two pointer hops away (pod → spec → items): asking for every
         // pod's next hop before reading any overlaps the cache misses of the node's pods.
-        for (auto p : pods) __builtin_prefetch(p.raw()->spec);
-        for (auto p : pods) __builtin_prefetch(p.raw()->spec->requests.items);
+        prefetch_requests(pods);
         for (auto p : pods) {
             // Finished pods hold no resources (descheduler ListPodsOnANode skips them).
             if (p.finished()) continue;
