@@ -42,7 +42,7 @@ void for_each_item(std::string_view json, Each&& each) {
 
 }  // namespace
 
-ActualUsage::ActualUsage(const Snapshot& snapshot) {
+ActualUsage::ActualUsage(const Snapshot& snapshot) : snapshot_(snapshot) {
     for_each_item(snapshot.list_objects("NodeMetrics.metrics.k8s.io"),
                   [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
                       ResourceAmounts all = usage_of(item), kept;
@@ -51,7 +51,11 @@ ActualUsage::ActualUsage(const Snapshot& snapshot) {
                           if (all.count(name)) kept[name] = all[name];
                       nodes_[text(member(meta, "name"))] = std::move(kept);
                   });
-    for_each_item(snapshot.list_objects("PodMetrics.metrics.k8s.io"),
+}
+
+void ActualUsage::read_pods() {
+    pods_read_ = true;
+    for_each_item(snapshot_.list_objects("PodMetrics.metrics.k8s.io"),
                   [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
                       auto& containers = pods_[{text(member(meta, "namespace")), text(member(meta, "name"))}];
                       const rapidjson::Value* list = member(item, "containers");
@@ -91,7 +95,8 @@ std::vector<NodeUtilization> ActualUsage::measure_nodes(const Snapshot& snapshot
 }
 
 std::optional<ResourceAmounts> ActualUsage::pod_usage(const Pod& pod, const std::vector<std::string>& resources,
-                                                      std::string& why) const {
+                                                      std::string& why) {
+    if (!pods_read_) read_pods();
     auto it = pods_.find(std::make_pair(std::string(pod.ns()), std::string(pod.name())));
     if (it == pods_.end()) {
         why = "no PodMetrics for the pod (yet)";

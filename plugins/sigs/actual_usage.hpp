@@ -17,7 +17,9 @@
 
 namespace kd::plugins::sigs {
 
-// One cycle's metrics.k8s.io answers (Snapshot::list_objects, plugin API 1.8).
+// One hook call's metrics.k8s.io answers (Snapshot::list_objects, plugin API 1.8). PodMetrics are
+// asked for and parsed on the first pod_usage only: most runs evict nothing, and a large cluster's
+// list is long.
 class ActualUsage {
 public:
     explicit ActualUsage(const Snapshot& snapshot);
@@ -32,9 +34,13 @@ public:
     // The pod's usage summed over its containers for `resources` but pods; nullopt with the
     // reason in `why` when it has no PodMetrics or a container lacks one of them.
     std::optional<ResourceAmounts> pod_usage(const Pod& pod, const std::vector<std::string>& resources,
-                                             std::string& why) const;
+                                             std::string& why);
 
 private:
+    void read_pods();
+
+    Snapshot snapshot_;
+    bool pods_read_ = false;
     std::map<std::string, ResourceAmounts, std::less<>> nodes_;  // by name: cpu, memory
     struct Container {
         std::string name;
