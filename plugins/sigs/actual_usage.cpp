@@ -1,5 +1,6 @@
 #include "actual_usage.hpp"
 
+#include <kdesched/listed_objects.hpp>
 #include <kdesched/quantity.hpp>
 
 #include <rapidjson/document.h>
@@ -10,59 +11,41 @@ namespace kd::plugins::sigs {
 
 namespace {
 
-const rapidjson::Value* member(const rapidjson::Value& v, const char* name) {
-    if (!v.IsObject()) return nullptr;
-    auto it = v.FindMember(name);
-    return it == v.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string text(const rapidjson::Value* v) {
-    return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
-}
-
 // A `usage` object's quantities (the host writes them; one it could not parse is left out).
 ResourceAmounts usage_of(const rapidjson::Value& owner) {
     ResourceAmounts out;
-    const rapidjson::Value* usage = member(owner, "usage");
+    const rapidjson::Value* usage = listed::member(owner, "usage");
     if (!usage || !usage->IsObject()) return out;
     for (auto it = usage->MemberBegin(); it != usage->MemberEnd(); ++it)
-        if (auto milli = parse_quantity_milli(text(&it->value)))
+        if (auto milli = parse_quantity_milli(listed::text(&it->value)))
             out[std::string(it->name.GetString(), it->name.GetStringLength())] = *milli;
     return out;
-}
-
-template <class Each>
-void for_each_item(std::string_view json, Each&& each) {
-    rapidjson::Document doc;
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError() || !doc.IsArray()) return;
-    for (const auto& item : doc.GetArray())
-        if (const rapidjson::Value* meta = member(item, "metadata")) each(item, *meta);
 }
 
 }  // namespace
 
 ActualUsage::ActualUsage(const Snapshot& snapshot) : snapshot_(snapshot) {
-    for_each_item(snapshot.list_objects("NodeMetrics.metrics.k8s.io"),
-                  [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
-                      ResourceAmounts all = usage_of(item), kept;
-                      // Upstream's collector keeps cpu and memory only (AllNodesUsage).
-                      for (const char* name : {"cpu", "memory"})
-                          if (all.count(name)) kept[name] = all[name];
-                      nodes_[text(member(meta, "name"))] = std::move(kept);
-                  });
+    listed::for_each(snapshot.list_objects("NodeMetrics.metrics.k8s.io"),
+                     [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                         ResourceAmounts all = usage_of(item), kept;
+                         // Upstream's collector keeps cpu and memory only (AllNodesUsage).
+                         for (const char* name : {"cpu", "memory"})
+                             if (all.count(name)) kept[name] = all[name];
+                         nodes_[listed::text(listed::member(meta, "name"))] = std::move(kept);
+                     });
 }
 
 void ActualUsage::read_pods() {
     pods_read_ = true;
-    for_each_item(snapshot_.list_objects("PodMetrics.metrics.k8s.io"),
-                  [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
-                      auto& containers = pods_[{text(member(meta, "namespace")), text(member(meta, "name"))}];
-                      const rapidjson::Value* list = member(item, "containers");
-                      if (!list || !list->IsArray()) return;
-                      for (const auto& c : list->GetArray())
-                          containers.push_back(Container{text(member(c, "name")), usage_of(c)});
-                  });
+    listed::for_each(snapshot_.list_objects("PodMetrics.metrics.k8s.io"), [&](const rapidjson::Value& item,
+                                                                              const rapidjson::Value& meta) {
+        auto& containers =
+            pods_[{listed::text(listed::member(meta, "namespace")), listed::text(listed::member(meta, "name"))}];
+        const rapidjson::Value* list = listed::member(item, "containers");
+        if (!list || !list->IsArray()) return;
+        for (const auto& c : list->GetArray())
+            containers.push_back(Container{listed::text(listed::member(c, "name")), usage_of(c)});
+    });
 }
 
 std::vector<NodeUtilization> ActualUsage::measure_nodes(const Snapshot& snapshot,
