@@ -52,6 +52,9 @@ RESOURCES = {
     ("slo.koordinator.sh", "v1alpha1", "nodemetrics"): ("NodeMetric", False, True),
     ("scheduling.koordinator.sh", "v1alpha1", "podmigrationjobs"): ("PodMigrationJob", False, True),
     ("scheduling.koordinator.sh", "v1alpha1", "reservations"): ("Reservation", False, True),
+    # metrics-server's aggregated API (read-only there; tests load its objects through /_test/).
+    ("metrics.k8s.io", "v1beta1", "nodes"): ("NodeMetrics", False, False),
+    ("metrics.k8s.io", "v1beta1", "pods"): ("PodMetrics", True, False),
 }
 CRD_GROUPS = {"slo.koordinator.sh", "scheduling.koordinator.sh"}
 PROTOBUF = "application/vnd.kubernetes.protobuf"

@@ -103,6 +103,24 @@ void ClusterModel::on_reservation(Reservation r) {
     reservations_.put(std::move(r));
 }
 
+void ClusterModel::on_node_usage(NodeUsage n) {
+    ++revision_;
+    std::string name = n.name;
+    usage_.nodes[name] = std::move(n);
+}
+
+void ClusterModel::on_pod_usage(PodUsage p) {
+    ++revision_;
+    auto key = std::make_pair(p.ns, p.name);
+    usage_.pods[key] = std::move(p);
+}
+
+void ClusterModel::set_usage_metrics(UsageMetrics metrics) {
+    if (metrics == usage_) return;
+    ++revision_;
+    usage_ = std::move(metrics);
+}
+
 void ClusterModel::touch_node_metrics(int64_t update_ms) {
     ++revision_;
     metrics_.touch(update_ms);

@@ -52,6 +52,12 @@ public:
     void on_secret(const SecretDraft& d) override;
     void on_migration_job(PodMigrationJob job) override;
     void on_reservation(Reservation r) override;
+    // metrics.k8s.io usage: one node's or pod's entry added or replaced.
+    void on_node_usage(NodeUsage n) override;
+    void on_pod_usage(PodUsage p) override;
+    // Replaces all usage at once (the daemon's poller); the revision moves only when it differs.
+    void set_usage_metrics(UsageMetrics metrics);
+    const UsageMetrics& usage_metrics() const { return usage_; }
 
     // The key an object is stored under: its UID, or one derived from kind, namespace and name
     // when it has none (snapshot files); NodeMetrics are keyed by their node's name.
@@ -120,6 +126,7 @@ private:
     ObjectStore<Secret> secrets_;
     ObjectStore<PodMigrationJob> jobs_;
     ObjectStore<Reservation> reservations_;
+    UsageMetrics usage_;
     uint64_t revision_ = 0;
 };
 

@@ -89,6 +89,10 @@ kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
             for (const auto& [uid, n] : self->model_.namespaces()) all.push_back(&n);
             std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->name < b->name; });
             json = to_json_array(all);
+        } else if (view(kind) == kNodeMetricsListKind) {
+            json = node_metrics_json(self->model_.usage_metrics());
+        } else if (view(kind) == kPodMetricsListKind) {
+            json = pod_metrics_json(self->model_.usage_metrics());
         } else if (view(kind) == "PodDisruptionBudget") {
             std::vector<const PodDisruptionBudget*> all;
             for (const auto& [uid, p] : self->model_.pdbs()) all.push_back(&p);

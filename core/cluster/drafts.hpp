@@ -8,6 +8,7 @@
 
 #include "cluster/list_arena.hpp"
 #include "cluster/migration_objects.hpp"
+#include "cluster/usage_metrics.hpp"
 
 #include <kdesched/abi.h>
 #include <kdesched/label_selector.hpp>
@@ -163,6 +164,9 @@ public:
     virtual void on_secret(const SecretDraft&) = 0;
     virtual void on_migration_job(PodMigrationJob) = 0;
     virtual void on_reservation(Reservation) = 0;
+    // metrics.k8s.io usage (usage_metrics.hpp); a sink that keeps no usage ignores it.
+    virtual void on_node_usage(NodeUsage) {}
+    virtual void on_pod_usage(PodUsage) {}
 };
 
 }  // namespace kd::core

@@ -98,6 +98,11 @@ struct DeschedulerConfiguration {
     bool evictionFailureEventNotification = false;
     // A DeschedulerPolicy's gracePeriodSeconds: the evictions' deleteOptions (absent: the pod's own).
     std::optional<int64_t> evictionGracePeriodSeconds;
+    // A DeschedulerPolicy's metricsProviders has source KubernetesMetrics, or its deprecated
+    // metricsCollector.enabled is true: the host keeps metrics.k8s.io usage (NodeMetrics and
+    // PodMetrics) for LowNodeUtilization's metricsUtilization (upstream creates its metrics
+    // collector on the same condition: pkg/descheduler/descheduler.go@v0.35.1).
+    bool kubernetesMetrics = false;
     // Which format the file was written in (DeschedulerPolicy is kubernetes-sigs/descheduler's).
     enum class Format { configuration, policy } format = Format::configuration;
     std::string sourceFile;

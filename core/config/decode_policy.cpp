@@ -106,8 +106,9 @@ Profile build_policy_profile(const wire::PolicyProfile& in, const std::string& p
     return p;
 }
 
-// upstream's validateDeschedulerConfiguration for the metrics sources (same messages). kdesched
-// has no plugin that reads them yet; they are checked so that a policy upstream refuses is refused.
+// upstream's validateDeschedulerConfiguration for the metrics sources (same messages). The
+// KubernetesMetrics source feeds LowNodeUtilization's metricsUtilization; a Prometheus provider is
+// checked and otherwise unused (no kdesched plugin reads Prometheus: docs/compatibility.md 63).
 void check_metrics(const wire::Policy& in, Reporter& report) {
     if (!in.metricsProviders) return;
     std::map<std::string, size_t> providers;  // source → its first entry
@@ -174,6 +175,10 @@ DeschedulerConfiguration decode_policy(const rapidjson::Value& doc, Reporter& re
     }
     out.evictionFailureEventNotification = in.evictionFailureEventNotification.value_or(false);
     check_metrics(in, report);
+    out.kubernetesMetrics = in.metricsCollector && in.metricsCollector->enabled.value_or(false);
+    if (in.metricsProviders)
+        for (const auto& provider : *in.metricsProviders)
+            out.kubernetesMetrics = out.kubernetesMetrics || provider.source.value_or("") == "KubernetesMetrics";
 
     if (in.profiles) {
         if (in.profiles->size() > kMaxProfiles) {

@@ -15,6 +15,7 @@
 #include "error.hpp"
 #include "kube/watch/cluster_sync.hpp"
 #include "kube/watch/model_feeder.hpp"
+#include "kube/watch/usage_metrics_poller.hpp"
 #include "runtime/descheduler.hpp"
 #include "runtime/driver.hpp"
 #include "runtime/observer_fanout.hpp"
@@ -78,7 +79,9 @@ struct Loop {
     LiveExplain& explain;
     HealthState& health;
     ModelProbe& probe;
-    LeaderElector* elector;  // null without leader election
+    LeaderElector* elector;                     // null without leader election
+    kube::UsageMetricsPoller* usage = nullptr;  // null unless the policy enables KubernetesMetrics
+    uint64_t usage_seen = 0;                    // the poller's round the model holds
     std::atomic<bool> stop{false}, lost{false};
     std::chrono::steady_clock::time_point refreshed{};
 
@@ -88,6 +91,8 @@ struct Loop {
     // Applies what the watches delivered and answers /debug/model.
     void apply() {
         sync.apply(feeder);
+        if (usage)
+            if (auto fresh = usage->take_if_newer(&usage_seen)) model.set_usage_metrics(std::move(*fresh));
         probe.serve([this] { return digest_json(digest_model(model)); });
         health.beat();
     }
@@ -281,6 +286,13 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
     ObserverFanout observer{&metrics, &explain};  // metrics first: it logs plugins' lines
     Descheduler descheduler(config, catalog, &backend, &observer);
 
+    // metrics-server's usage, polled from now on (the API cannot watch it).
+    std::unique_ptr<kube::UsageMetricsPoller> usage;
+    if (config.kubernetesMetrics) {
+        usage = std::make_unique<kube::UsageMetricsPoller>(client);
+        loop.usage = usage.get();
+        usage->start();
+    }
     sync.start();
     if (elector) elector->start();
     if (std::string missing = wait_synced(loop, options.sync_timeout); !missing.empty()) {
@@ -288,6 +300,13 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
                       std::chrono::duration_cast<std::chrono::seconds>(options.sync_timeout).count(), missing);
         sync.stop();
         return kExitRuntime;
+    }
+    if (usage) {
+        // As upstream waits for its metrics collector's first round; a failed one is not fatal.
+        usage->wait_first_round(std::chrono::minutes(1));
+        loop.apply();
+        spdlog::info("metrics.k8s.io: usage of {} nodes and {} pods{}", loop.model.usage_metrics().nodes.size(),
+                     loop.model.usage_metrics().pods.size(), usage->problem().empty() ? "" : " (not served yet)");
     }
     spdlog::info("cluster synced: {} nodes, {} pods", loop.model.node_count(), loop.model.pod_count());
     if (elector && !elector->leading())
@@ -316,6 +335,7 @@ int run_daemon(const DeschedulerConfiguration& config, const PluginCatalog& cata
     if (loop.lost) code = kExitRuntime;
     events.flush();
     if (elector) elector->release();  // hands the Lease back when still leading
+    if (usage) usage->stop();
     sync.stop();
     spdlog::info("stopped");
     return code;

@@ -20,6 +20,7 @@ Descheduler::Descheduler(const DeschedulerConfiguration& config, const PluginCat
     // Replicas of one deployment share the lease, so they share the identity: a new leader
     // resumes what the old one started.
     ctx_.instance_id = config.leaderElection.resourceNamespace + "/" + config.leaderElection.resourceName;
+    ctx_.metrics_sources = config.kubernetesMetrics ? uint32_t(KD_METRICS_KUBERNETES) : 0u;
     std::vector<std::string> problems;
     for (const auto& p : config_.profiles) {
         try {

@@ -20,6 +20,8 @@ struct HostContext {
     int64_t descheduling_interval_ms = 0;
     // Stable identity of this descheduler (the leader-election lease); plugins get it plus "/<profile>".
     std::string instance_id;
+    // kd_metrics_source bits the run collects (kd_create_info.metrics_sources, API 1.8).
+    uint32_t metrics_sources = 0;
 };
 
 }  // namespace kd::core

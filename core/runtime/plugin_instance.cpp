@@ -10,7 +10,7 @@ void PluginInstance::create(const kd_host& host, const std::string& args_json, i
     const std::string& profile = owner_.name();
     std::string instance_id = owner_.context().instance_id + "/" + profile;
     kd_create_info info{sizeof(kd_create_info), kd_str{profile.data(), profile.size()}, descheduling_interval_ms,
-                        kd_str{instance_id.data(), instance_id.size()}};
+                        kd_str{instance_id.data(), instance_id.size()}, owner_.context().metrics_sources};
     ErrorSink err;
     kd_status st = entry_.descriptor->create(&host_, &info, args_json.data(), args_json.size(), &handle_, &err.sink);
     if (st != KD_OK || !handle_) {

@@ -28,6 +28,8 @@ public:
     void on_secret(const SecretDraft&) override { other = "Secret"; }
     void on_migration_job(PodMigrationJob job) override { objects.emplace_back(std::move(job)); }
     void on_reservation(Reservation r) override { objects.emplace_back(std::move(r)); }
+    void on_node_usage(NodeUsage) override { other = "NodeMetrics"; }
+    void on_pod_usage(PodUsage) override { other = "PodMetrics"; }
 };
 
 uint64_t numeric_version(const std::string& rv) {

@@ -18,14 +18,44 @@ bool over_capacity(const ResourceAmounts& usage, const ResourceAmounts& capacity
     return false;
 }
 
+// Which usage metricsUtilization asks for: true for metrics.k8s.io; throws for what cannot run.
+bool wants_actual_usage(const Host& host, const std::optional<MetricsUtilization>& metrics) {
+    if (!metrics) return false;
+    auto refuse = [](const std::string& field, const std::string& message) {
+        Errors errs;
+        errs.add(field.empty() ? "metricsUtilization" : field_path("metricsUtilization", field), message);
+        throw DecodeError(std::move(errs));
+    };
+    if (metrics->kubernetes()) {
+        if (!host.collects_kubernetes_metrics())
+            refuse("",
+                   "metrics client not initialized: the DeschedulerPolicy enables no KubernetesMetrics source; "
+                   "add \"metricsProviders: [{source: KubernetesMetrics}]\" at its top level (the deprecated "
+                   "\"metricsCollector: {enabled: true}\" works too) so that kdesched reads metrics.k8s.io "
+                   "(metrics-server); a host older than plugin API 1.8 cannot");
+        return true;
+    }
+    // (Prometheus never gets here: MetricsUtilization::validate refuses it with the other problems.)
+    if (!metrics->source.empty())
+        refuse("source",
+               "unrecognized metrics source \"" + metrics->source + "\" (KubernetesMetrics is the one kdesched reads)");
+    refuse("", "metrics source is empty: set \"source: KubernetesMetrics\" or remove metricsUtilization");
+    return false;
+}
+
 }  // namespace
 
-LowNodeUtilization::LowNodeUtilization(Host&, Args args)
-    : args_(std::move(args)), resources_(measured_resources(args_.thresholds)) {}
+LowNodeUtilization::LowNodeUtilization(Host& host, Args args)
+    : args_(std::move(args)),
+      actual_usage_(wants_actual_usage(host, args_.metricsUtilization)),
+      resources_(measured_resources(args_.thresholds)) {}
 
 void LowNodeUtilization::balance(Cycle& cycle) {
     auto snap = cycle.snapshot();
-    std::vector<NodeUtilization> nodes = measure_nodes(snap, resources_);
+    std::optional<ActualUsage> actual;
+    if (actual_usage_) actual.emplace(snap);
+    std::vector<NodeUtilization> nodes =
+        actual ? actual->measure_nodes(snap, resources_) : measure_nodes(snap, resources_);
     ResourcePercents low(args_.thresholds.begin(), args_.thresholds.end());
     ResourcePercents high(args_.targetThresholds.begin(), args_.targetThresholds.end());
     if (args_.useDeviationThresholds) std::tie(low, high) = deviation_thresholds(nodes, low, high);
@@ -63,6 +93,8 @@ void LowNodeUtilization::balance(Cycle& cycle) {
     how.keep_evicting = [](const ResourceAmounts& usage, const ResourceAmounts& capacity, const ResourceAmounts& room) {
         return over_capacity(usage, capacity) && has_room(room);
     };
+    if (actual)
+        how.pod_usage = [&](const Pod& pod, std::string& why) { return actual->pod_usage(pod, resources_, why); };
     evict_from_sources(cycle, overutilized, underutilized, how);
 }
 

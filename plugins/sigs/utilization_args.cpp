@@ -41,11 +41,25 @@ void LowNodeUtilizationArgs::validate(Errors& errs, const std::string& path) con
                              "thresholds' " + name + " percentage is greater than targetThresholds'");
         }
     }
-    if (metricsUtilization)
-        errs.add(field_path(path, "metricsUtilization"),
-                 "not supported: this version of kdesched computes node utilization from the pods' resource requests "
-                 "only (metrics-server and Prometheus sources are not available); remove metricsUtilization to use "
-                 "requests-based utilization");
+    // metricsUtilization validates itself (the decoder calls MetricsUtilization::validate).
+}
+
+void MetricsUtilization::validate(Errors& errs, const std::string& path) const {
+    const std::string quoted_k8s = std::string("\"") + kKubernetesMetrics + "\"";
+    // Not upstream's: kdesched reads no Prometheus, and says so with the other problems at once.
+    if (source == kPrometheusMetrics)
+        errs.add(field_path(path, "source"),
+                 "\"Prometheus\" is not supported: kdesched has no Prometheus client; use \"source: "
+                 "KubernetesMetrics\" (metrics-server) or remove metricsUtilization for requests-based utilization");
+    if (source == kKubernetesMetrics && metricsServer)
+        errs.add(path, "it is not allowed to set both " + quoted_k8s + " source and metricsServer");
+    if (source == kKubernetesMetrics && prometheus)
+        errs.add(field_path(path, "prometheus"),
+                 "prometheus configuration is not allowed to set when source is set to " + quoted_k8s);
+    if (source == kPrometheusMetrics && (!prometheus || prometheus->query.empty()))
+        errs.add(
+            field_path(path, "prometheus.query"),
+            std::string("prometheus query is required when metrics source is set to \"") + kPrometheusMetrics + "\"");
 }
 
 void HighNodeUtilizationArgs::validate(Errors& errs, const std::string& path) const {

@@ -29,8 +29,11 @@ struct UtilizationEvictionLimits {
     }
 };
 
-// metricsUtilization's shape, decoded only so that a profile setting it gets one clear refusal
-// (kdesched measures utilization from requests only) rather than an "unknown field".
+// metricsUtilization (LowNodeUtilization only): actual usage from metrics.k8s.io (`source:
+// KubernetesMetrics`, or the deprecated `metricsServer: true`). The Prometheus source is decoded
+// so that it gets one clear refusal (kdesched has no Prometheus client) rather than an "unknown field".
+inline constexpr const char* kKubernetesMetrics = "KubernetesMetrics";
+inline constexpr const char* kPrometheusMetrics = "Prometheus";
 struct UtilizationPrometheus {
     std::string query;
     template <class V>
@@ -48,6 +51,10 @@ struct MetricsUtilization {
         v("source", source);
         v("prometheus", prometheus);
     }
+    // upstream's ValidateLowNodeUtilizationArgs for metricsUtilization (validation.go), same words.
+    void validate(Errors& errs, const std::string& path) const;
+    // The metrics.k8s.io source is asked for (either spelling).
+    bool kubernetes() const { return metricsServer || source == kKubernetesMetrics; }
 };
 
 struct LowNodeUtilizationArgs {

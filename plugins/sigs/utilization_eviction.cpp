@@ -60,6 +60,17 @@ bool evict_from_node(Cycle& cycle, const ClassifiedNode& source, std::vector<Pod
             continue;
         }
         if (!cycle.pre_eviction_filter(pod).allowed) continue;
+        std::optional<ResourceAmounts> taken;
+        if (how.pod_usage) {
+            std::string why;
+            taken = how.pod_usage(pod, why);
+            if (!taken) {
+                cycle.report_pod(pod, "skipped", "PodMetrics: " + why);
+                cycle.warn("unable to get pod usage of " + std::string(pod.ns()) + "/" + std::string(pod.name()) +
+                           ": " + why);
+                continue;
+            }
+        }
         EvictOutcome out = cycle.evict(pod, how.reason, options);
         if (!out.evicted()) {
             if (out.code == KD_EVICT_LIMIT_TOTAL) return false;
@@ -67,9 +78,12 @@ bool evict_from_node(Cycle& cycle, const ClassifiedNode& source, std::vector<Pod
             continue;  // filtered, the namespace's limit or a failure: the next pod
         }
         ++evicted;
-        // The pod's requests leave the node and fill the destinations' room; `pods` counts one.
+        // The pod's usage (its requests, or what metrics-server measured) leaves the node and
+        // fills the destinations' room; `pods` counts one.
         for (auto& [name, left] : room) {
-            int64_t amount = name == kPodsResource ? 1000 : pod.requests().milli(name);
+            int64_t amount = name == kPodsResource ? 1000
+                             : taken               ? (taken->count(name) ? taken->at(name) : 0)
+                                                   : pod.requests().milli(name);
             usage[name] -= amount;
             left -= amount;
         }

@@ -35,6 +35,10 @@ struct SourceEviction {
     std::optional<uint64_t> node_limit;             // the plugin's own evictions per node (evictionLimits.node)
     std::function<bool(const Pod&)> removable;      // the plugin's pod filter (the evictor's Filter and more)
     KeepEvicting keep_evicting;
+    // What an evicted pod takes off its node and adds to the destinations' room, in `resources`
+    // but pods (counted as one). Unset: its requests. nullopt: unknown (the reason in `why`),
+    // so the pod is skipped (upstream's podUsage error: logged, the next pod).
+    std::function<std::optional<ResourceAmounts>(const Pod&, std::string& why)> pod_usage;
 };
 
 // Every resource of the destinations' room is above zero (both plugins stop at the first that is not).

@@ -15,6 +15,26 @@ bool occupies_resources(const Pod& pod) {
 
 }  // namespace
 
+std::vector<Pod> running_pods(const Snapshot& snapshot, std::string_view node_name) {
+    std::vector<Pod> out;
+    auto on_node = snapshot.pods_on_node(node_name);
+    prefetch_requests(on_node);  // what their callers read next
+    for (auto pod : on_node)
+        if (occupies_resources(pod)) out.push_back(pod);
+    return out;
+}
+
+ResourcePercents shares_of(const Node& node, const ResourceAmounts& usage) {
+    ResourcePercents out;
+    for (const auto& [name, milli] : usage) {
+        auto allocatable = node.allocatable().find(name);
+        if (!allocatable) continue;
+        int64_t used = natural_units(name, milli), total = natural_units(name, *allocatable);
+        out[name] = total > 0 ? static_cast<double>(used) / static_cast<double>(total) * 100 : 0.0;
+    }
+    return out;
+}
+
 std::vector<std::string> measured_resources(const ResourceThresholds& thresholds) {
     std::vector<std::string> names = {"cpu", "memory", kPodsResource};
     for (const auto& [name, percent] : thresholds)
@@ -27,11 +47,7 @@ std::vector<NodeUtilization> measure_nodes(const Snapshot& snapshot, const std::
     std::vector<NodeUtilization> out;
     std::vector<int64_t> milli(resources.size());
     for (auto node : snapshot.nodes()) {
-        NodeUtilization& n = out.emplace_back(NodeUtilization{node, {}, {}, {}});
-        auto on_node = snapshot.pods_on_node(node.name());
-        prefetch_requests(on_node);
-        for (auto pod : on_node)
-            if (occupies_resources(pod)) n.pods.push_back(pod);
+        NodeUtilization& n = out.emplace_back(NodeUtilization{node, running_pods(snapshot, node.name()), {}, {}});
         // One pass over the pods for every resource (a pod's requests are read once).
         std::fill(milli.begin(), milli.end(), 0);
         for (const auto& pod : n.pods) {
@@ -43,13 +59,8 @@ std::vector<NodeUtilization> measure_nodes(const Snapshot& snapshot, const std::
             const std::string& name = resources[r];
             if (name == kPodsResource) milli[r] = static_cast<int64_t>(n.pods.size()) * 1000;
             n.usage[name] = milli[r];
-            // Upstream's ResourceUsageToResourceThreshold: no share for a resource the node
-            // lacks, 0 % on a node with none of it.
-            auto allocatable = node.allocatable().find(name);
-            if (!allocatable) continue;
-            int64_t used = natural_units(name, milli[r]), total = natural_units(name, *allocatable);
-            n.share[name] = total > 0 ? static_cast<double>(used) / static_cast<double>(total) * 100 : 0.0;
         }
+        n.share = shares_of(node, n.usage);
     }
     return out;
 }

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kd::plugins::sigs {
@@ -37,8 +38,16 @@ struct NodeUtilization {
 // (upstream's uniquifyResourceNames), sorted by name.
 std::vector<std::string> measured_resources(const ResourceThresholds& thresholds);
 
-// Every node of the extension point, measured on `resources`, in snapshot order.
+// Every node of the extension point, measured on `resources` by its pods' requests, in snapshot order.
 std::vector<NodeUtilization> measure_nodes(const Snapshot& snapshot, const std::vector<std::string>& resources);
+
+// The node's pods that occupy resources (not Succeeded nor Failed), in snapshot order.
+std::vector<Pod> running_pods(const Snapshot& snapshot, std::string_view node_name);
+
+// usage / allocatable * 100 for each resource the node has allocatable of (upstream's
+// ResourceUsageToResourceThreshold: no share for a resource the node lacks, 0 % on a node with
+// none of it).
+ResourcePercents shares_of(const Node& node, const ResourceAmounts& usage);
 
 // The node's allocatable of each resource, capped at the threshold's percent where one is given
 // (upstream's capNodeCapacitiesToThreshold): what the node may hold before it counts as full.

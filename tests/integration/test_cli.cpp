@@ -103,13 +103,15 @@ TEST_CASE("validate accepts LowNodeUtilization and HighNodeUtilization with ever
     CHECK_THAT(r.output, Catch::StartsWith("OK: "));
 }
 
-TEST_CASE("validate refuses metricsUtilization and the nodeutilization args upstream refuses", "[cli][sigs]") {
+TEST_CASE("validate refuses Prometheus metricsUtilization and the nodeutilization args upstream refuses",
+          "[cli][sigs]") {
     auto r =
         run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-utilization-refused.yaml"));
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: metricsUtilization: not supported: "
-                                         "this version of kdesched computes node utilization from the pods' "
-                                         "resource requests only"));
+    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: metricsUtilization.source: "
+                                         "\"Prometheus\" is not supported: kdesched has no Prometheus client; use "
+                                         "\"source: KubernetesMetrics\" (metrics-server) or remove "
+                                         "metricsUtilization for requests-based utilization"));
     CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: thresholds.cpu: thresholds' cpu "
                                          "percentage is greater than targetThresholds'"));
     CHECK_THAT(r.output, Catch::Contains("plugin \"HighNodeUtilization\" args: evictableNamespaces.include: only "

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 static const std::string kExamples = KDESCHED_EXAMPLES_DIR;
 // LowNodeLoad + MigrationController: the embedded default, Koordinator's, enables no balance plugin.
@@ -362,4 +363,31 @@ TEST_CASE("hand-written PodMigrationJobs in a snapshot run to their end, each wi
                                                      {"taken-reservation", "Failed ForbiddenMigratePod"},
                                                      {"timed-out", "Failed Timeout"},
                                                      {"unschedulable", "Failed Unschedulable"}});
+}
+
+TEST_CASE("LowNodeUtilization on metrics-server's usage from a snapshot directory evicts what requests would not",
+          "[simulate][metrics]") {
+    // tests/data/clusters/metrics-server: pods requesting 100m each on three 4-core nodes, and the
+    // NodeMetrics and PodMetrics a metrics-server reported for them (node-1 at 3200m).
+    const std::string cluster = quote(kData + "/../clusters/metrics-server");
+    auto evicted = [](const rapidjson::Document& doc) {
+        std::vector<std::string> out;
+        for (const auto& e : doc["cycles"][0]["evictions"].GetArray())
+            out.push_back(str(e, "pod") + " " + str(e, "node") + " " + str(e, "result"));
+        return out;
+    };
+    auto by_usage = simulate_json("--cycles 1 --config " + quote(kData + "/integration/sigs-metrics-policy.yaml") +
+                                  " --cluster " + cluster);
+    // node-1 over 60 % by usage; each web pod takes its measured 700m off: two bring it to 1800m.
+    CHECK(evicted(by_usage) == std::vector<std::string>{"shop/web-1 node-1 accepted", "shop/web-2 node-1 accepted"});
+    // The same cluster by requests: every node is under 20 %, so nothing moves.
+    auto by_requests = simulate_json("--cycles 1 --config " + quote(kData + "/integration/sigs-requests-policy.yaml") +
+                                     " --cluster " + cluster);
+    CHECK(evicted(by_requests).empty());
+    // metricsUtilization without the policy's KubernetesMetrics provider is refused at load.
+    auto r =
+        run_command(quote(kBin) + " validate --config " + quote(kData + "/integration/sigs-metrics-no-provider.yaml"));
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: metricsUtilization: metrics client not "
+                                         "initialized: the DeschedulerPolicy enables no KubernetesMetrics source"));
 }

@@ -2,6 +2,7 @@
 
 #include "cluster/decode/kinds.hpp"
 #include "cluster/decode/migration_reader.hpp"
+#include "cluster/decode/usage_metrics_reader.hpp"
 #include "error.hpp"
 #include "text/location_index.hpp"
 
@@ -102,6 +103,7 @@ void FileContext::decode_object(const rapidjson::Value& obj, size_t index, std::
                     "every object needs apiVersion and kind, as kubectl prints them");
     std::string_view api = string_member(obj, "apiVersion");
     if (api.empty()) api = default_api;
+    if (is_usage_metrics_kind(kind)) return decode_usage_metrics(obj, index, kind, api, where, path);
     Kind k = classify_kind(kind);
     if (is_drafted(k)) {
         decoder_.begin(k, kind, api);
@@ -126,6 +128,23 @@ void FileContext::decode_object(const rapidjson::Value& obj, size_t index, std::
     } else {
         Reservation r = read(read_reservation);
         hand_over(index, kind, ns, name, [&] { sink_.on_reservation(std::move(r)); });
+    }
+}
+
+void FileContext::decode_usage_metrics(const rapidjson::Value& obj, size_t index, std::string_view kind,
+                                       std::string_view api, const LocationIndex* where, const std::string& path) {
+    if (!api.empty() && api != kMetricsApiVersion) return skipped(kind, api, kMetricsApiVersion);
+    std::string_view ns = meta_member(obj, "namespace"), name = meta_member(obj, "name");
+    try {
+        if (kind == kNodeMetricsKind) {
+            NodeUsage n = read_node_usage(obj);
+            hand_over(index, kind, ns, name, [&] { sink_.on_node_usage(std::move(n)); });
+        } else {
+            PodUsage p = read_pod_usage(obj);
+            hand_over(index, kind, ns, name, [&] { sink_.on_pod_usage(std::move(p)); });
+        }
+    } catch (const FieldProblemError& e) {
+        fail(index, kind, ns, name, e.problem, where, path);
     }
 }
 

@@ -41,6 +41,9 @@ public:
     void decode_object(const rapidjson::Value& obj, size_t index, std::string_view default_kind,
                        std::string_view default_api, const LocationIndex* where = nullptr,
                        const std::string& path = "");
+    // A NodeMetrics or PodMetrics object (metrics.k8s.io/v1beta1) to the sink's usage.
+    void decode_usage_metrics(const rapidjson::Value& obj, size_t index, std::string_view kind, std::string_view api,
+                              const LocationIndex* where, const std::string& path);
     // After the decoder saw the end of object `index`: raises its problem, or hands it over.
     void finish_decoded(size_t index, const LocationIndex* where = nullptr, const std::string& path = "");
     // An object of a kind kdesched does not read (counted for one note per kind).

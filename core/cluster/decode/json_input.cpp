@@ -9,6 +9,7 @@
 
 #include "cluster/decode/dom_builder.hpp"
 #include "cluster/decode/kinds.hpp"
+#include "cluster/decode/usage_metrics_reader.hpp"
 #include "error.hpp"
 
 #include <rapidjson/error/en.h>
@@ -271,7 +272,9 @@ private:
             has_index_ = true;
         }
         Kind k = classify_kind(kind_);
-        if (is_drafted(k)) {
+        if (is_usage_metrics_kind(kind_)) {
+            start_record();  // metrics.k8s.io usage: read from a DOM (usage_metrics_reader.hpp)
+        } else if (is_drafted(k)) {
             std::string_view api = !api_.empty() ? api_ : in_list_ ? list_api_ : item_api_;
             dec_.begin(k, kind_, api, &is_, base_);
             dec_.StartObject();

@@ -28,6 +28,9 @@ const std::vector<ApiVerb> kVerbs = [] {
     std::vector<ApiVerb> v;
     for (const auto& r : kResources)
         for (std::string_view verb : {"get", "list", "watch"}) v.push_back({verb, r.group, r.resource, cluster});
+    // metrics-server's NodeMetrics and PodMetrics, polled by LIST (the API cannot watch them) when
+    // the policy enables the KubernetesMetrics source (kube/watch/usage_metrics_poller.hpp).
+    for (std::string_view res : {"nodes", "pods"}) v.push_back({"list", "metrics.k8s.io", res, cluster});
     // Evictions (policy/v1 or v1beta1, both under the core group's pods) and the other pod writes.
     v.push_back({"create", "", "pods/eviction", cluster});
     v.push_back({"delete", "", "pods", cluster});

@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 7
+#define KD_API_VERSION_MINOR 8
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -438,7 +438,14 @@ typedef struct kd_snapshot {
      * minAvailable, maxUnavailable, status disruptionsAllowed) — as a JSON array of their wire
      * form, Namespaces by name and PodDisruptionBudgets by namespace and name; "[]" for none or a
      * kind the host does not keep (an older host's answer for the 1.7 kinds). Host-owned, valid
-     * until the hook returns. */
+     * until the hook returns.
+     * (API 1.8, metrics) "NodeMetrics.metrics.k8s.io" and "PodMetrics.metrics.k8s.io"
+     * (metrics.k8s.io/v1beta1, what metrics-server serves: metadata, timestamp, window, and
+     * `usage` for a node or `containers[].usage` for a pod), kept only when the policy enables
+     * the KubernetesMetrics source (kd_create_info.metrics_sources): NodeMetrics by name, their
+     * cpu and memory smoothed over the host's polls as upstream's metrics collector does;
+     * PodMetrics by namespace and name, as last listed. A node or pod without an entry has no
+     * metrics (yet): that is not zero usage. */
     kd_str (*list_objects)(const struct kd_snapshot* self, kd_str kind);
     /* (API 1.1) The workload of `pod` (see kd_workload); out->found = 0 when the pod has no
      * controller or the controller is unknown. `out->struct_size` is set by the caller. */
@@ -615,7 +622,18 @@ typedef struct kd_create_info {
      * one deployment (derived from the leader-election lease and the profile), different between
      * two deployments. For marking objects a plugin created so that it can resume them. */
     kd_str instance_id;
+    /* ---- (API 1.8, metrics) actual-usage sources; a reader checks struct_size first ---- */
+    /* kd_metrics_source bits the host collects for this run (from the DeschedulerPolicy's
+     * metricsProviders / metricsCollector); 0 from a host before 1.8. */
+    uint32_t metrics_sources;
 } kd_create_info;
+
+/* (API 1.8, metrics) kd_create_info.metrics_sources. */
+typedef enum kd_metrics_source {
+    /* metrics.k8s.io (metrics-server): list_objects answers "NodeMetrics.metrics.k8s.io" and
+     * "PodMetrics.metrics.k8s.io". */
+    KD_METRICS_KUBERNETES = 1u
+} kd_metrics_source;
 
 /* ------------------------------------------------------------------------------------------ */
 /* The module and its plugins                                                                  */

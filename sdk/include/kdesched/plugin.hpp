@@ -191,6 +191,8 @@ public:
         : host_(host), profile_(sv(info->profile)), interval_ms_(info->descheduling_interval_ms) {
         if (info->struct_size >= offsetof(kd_create_info, instance_id) + sizeof(kd_str))
             instance_id_ = sv(info->instance_id);
+        if (info->struct_size >= offsetof(kd_create_info, metrics_sources) + sizeof(uint32_t))
+            metrics_sources_ = info->metrics_sources;
     }
     const kd_host* raw() const { return host_; }
     const std::string& profile() const { return profile_; }
@@ -198,12 +200,17 @@ public:
     int64_t descheduling_interval_ms() const { return interval_ms_; }
     // Stable identity of this descheduler (kd_create_info.instance_id; "" from a 1.0 host).
     const std::string& instance_id() const { return instance_id_; }
+    // (API 1.8) The host keeps metrics.k8s.io usage for this run (the policy's metricsProviders
+    // has KubernetesMetrics, or metricsCollector.enabled): Snapshot::list_objects answers
+    // "NodeMetrics.metrics.k8s.io" and "PodMetrics.metrics.k8s.io". False from an older host.
+    bool collects_kubernetes_metrics() const { return (metrics_sources_ & KD_METRICS_KUBERNETES) != 0; }
 
 private:
     const kd_host* host_;
     std::string profile_;
     int64_t interval_ms_;
     std::string instance_id_;
+    uint32_t metrics_sources_ = 0;
 };
 
 // One hook call: the snapshot, the evictor, cluster writes, host services and logging. Valid only

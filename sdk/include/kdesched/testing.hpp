@@ -49,7 +49,9 @@ struct HostStructSizes {
         return {size(minor < 1   ? offsetof(kd_host, count_eviction)
                      : minor < 2 ? offsetof(kd_host, update_object_status)
                                  : sizeof(kd_host)),
-                size(minor < 1 ? offsetof(kd_create_info, instance_id) : sizeof(kd_create_info)),
+                size(minor < 1   ? offsetof(kd_create_info, instance_id)
+                     : minor < 8 ? offsetof(kd_create_info, metrics_sources)
+                                 : sizeof(kd_create_info)),
                 size(minor < 1   ? offsetof(kd_snapshot, pod_workload)
                      : minor < 2 ? offsetof(kd_snapshot, revision)
                                  : sizeof(kd_snapshot)),
@@ -721,6 +723,8 @@ public:
     bool dry_run = false;
     int64_t descheduling_interval_ms = 0;
     std::string instance_id = "test-instance";
+    // (API 1.8) kd_create_info.metrics_sources: the kd_metrics_source bits the run collects.
+    uint32_t metrics_sources = 0;
     // The cycle number hooks see (kd_call.cycle); 0: every call counts as a cycle of its own. Set it
     // to run several ticks within one cycle, as the host does between two cycles.
     uint64_t cycle = 0;
@@ -798,7 +802,8 @@ public:
     }
     Handle instantiate(const kd_plugin_descriptor* d, const std::string& args_json, const std::string& profile) {
         profile_ = profile;
-        kd_create_info info{sizes_.create_info, to_kd(profile_), descheduling_interval_ms, to_kd(instance_id)};
+        kd_create_info info{sizes_.create_info, to_kd(profile_), descheduling_interval_ms, to_kd(instance_id),
+                            metrics_sources};
         kd_plugin_instance* inst = nullptr;
         Sink err;
         if (d->create(&host_, &info, args_json.data(), args_json.size(), &inst, &err.sink) != KD_OK || !inst)

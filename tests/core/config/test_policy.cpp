@@ -148,3 +148,17 @@ TEST_CASE("policy: metrics sources are checked with upstream's messages", "[poli
                 "test.yaml:6:5: metricsProviders[0].prometheus.authToken: prometheus authToken secret is expected "
                 "to be set when authToken field is"});
 }
+
+TEST_CASE(
+    "policy: the KubernetesMetrics source, by metricsProviders or the deprecated metricsCollector, makes the "
+    "host keep metrics.k8s.io usage",
+    "[policy][metrics]") {
+    auto collects = [](const std::string& more) {
+        return kd::core::parse_configuration(kHead + more, "test.yaml").kubernetesMetrics;
+    };
+    CHECK(collects("metricsProviders:\n- source: KubernetesMetrics\n"));
+    CHECK(collects("metricsCollector:\n  enabled: true\n"));
+    CHECK_FALSE(collects(""));
+    CHECK_FALSE(collects("metricsCollector:\n  enabled: false\n"));
+    CHECK_FALSE(collects("metricsProviders:\n- source: Prometheus\n  prometheus:\n    url: http://prometheus:9090\n"));
+}

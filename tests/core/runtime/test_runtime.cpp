@@ -658,3 +658,43 @@ profiles:
     CHECK(*r.error == "profile \"first\" tick: Ticker: tick failed at 1000000");
     CHECK(r.next_ms == 0);
 }
+
+namespace {
+
+// What kd_create_info.metrics_sources a plugin received (API 1.8); 99 = not created.
+uint32_t g_metrics_sources = 99;
+kd_plugin_descriptor g_metrics_probe;
+kd_status metrics_probe_create(const kd_host* host, const kd_create_info* info, const char* args, size_t size,
+                               kd_plugin_instance** out, kd_error_sink* err) {
+    g_metrics_sources = kd::Host(host, info).collects_kubernetes_metrics() ? KD_METRICS_KUBERNETES : 0;
+    return kd::descriptor<EvictAll>()->create(host, info, args, size, out, err);
+}
+const kd_module* metrics_probe_module() {
+    static const kd_plugin_descriptor* plugins[] = {&g_metrics_probe};
+    static kd_module m{sizeof(kd_module), {KD_API_VERSION_MAJOR, KD_API_VERSION_MINOR, 0}, "metrics-probe", plugins, 1};
+    g_metrics_probe = *kd::descriptor<EvictAll>();
+    g_metrics_probe.name = "MetricsProbe";
+    g_metrics_probe.create = &metrics_probe_create;
+    return &m;
+}
+
+}  // namespace
+
+TEST_CASE("plugins learn at creation whether the run keeps metrics.k8s.io usage (API 1.8)", "[runtime][metrics]") {
+    for (bool collected : {false, true}) {
+        auto cat = catalog_with_fixtures();
+        cat.add_in_process(metrics_probe_module());
+        DeschedulerConfiguration c = config(R"(profiles:
+- name: p
+  pluginConfig: [{name: MetricsProbe, args: {}}]
+  plugins:
+    balance: {enabled: [{name: MetricsProbe}]}
+    evict: {disabled: [{name: "*"}], enabled: [{name: RecordingEvict}]}
+    filter: {disabled: [{name: "*"}], enabled: [{name: KeepFilter}]}
+)");
+        c.kubernetesMetrics = collected;
+        g_metrics_sources = 99;
+        Descheduler d(c, cat, nullptr, nullptr);
+        CHECK(g_metrics_sources == (collected ? uint32_t(KD_METRICS_KUBERNETES) : 0u));
+    }
+}

@@ -81,7 +81,7 @@ inline std::vector<std::string> logs_with(const FakeHost& host, const std::strin
 
 // The plugin object itself (not through the C boundary), for looking at its internals.
 inline LowNodeLoad make_plugin(const std::string& json, int64_t interval_ms = 0) {
-    kd_create_info info{sizeof(kd_create_info), kd::to_kd("test"), interval_ms, kd::to_kd("test-instance")};
+    kd_create_info info{sizeof(kd_create_info), kd::to_kd("test"), interval_ms, kd::to_kd("test-instance"), 0};
     kd::Host host(nullptr, &info);
     return LowNodeLoad(host, kd::parse<LowNodeLoadArgs>(json));
 }

@@ -1,50 +1,14 @@
 // LowNodeUtilization. The first part: the requests-based cases of upstream's table tests
 // (pkg/framework/plugins/nodeutilization/lownodeutilization_test.go@v0.35.1 TestLowNodeUtilization
 // and TestLowNodeUtilizationWithTaints, named by their descriptions; the "with metrics enabled"
-// runs and the Prometheus tests are not ported: metricsUtilization is refused) as facts: same
+// runs are in test_low_node_utilization_metrics.cpp, the Prometheus tests are not ported: that
+// source is refused) as facts: same
 // nodes, pods and args, same number of pods evicted. Upstream counts evictions; we also state
 // which pods, in which order. Then the validation cases (validation_test.go) and our own, per arg.
 #include "utilization_test.hpp"
 
 using namespace utilization_test;
 using kd::plugins::sigs::LowNodeUtilization;
-
-namespace {
-
-const std::string kLnuCpuPods30To50 =
-    R"("thresholds": {"cpu": 30, "pods": 30}, "targetThresholds": {"cpu": 50, "pods": 50})";
-
-std::string lnu_args(const std::string& more = "") {
-    return "{" + kLnuCpuPods30To50 + (more.empty() ? "" : ", " + more) + "}";
-}
-
-// n1 (9 pods), n2, and n3 unschedulable: 4 cores and 3000 bytes each.
-void lnu_three_nodes(SnapshotBuilder& b) {
-    nu_node(b, "n1", 4000, 3000, 9);
-    nu_node(b, "n2", 4000, 3000, 10);
-    nu_node(b, "n3", 4000, 3000, 10).cordon();
-}
-
-// The pods on n1 that no evictor lets go: p6 a DaemonSet's, p7 a mirror pod with local storage,
-// p8 system-critical.
-void lnu_kept_pods(SnapshotBuilder& b, bool critical_has_owner = true) {
-    nu_ds(nu_pod(b, "p6", 400, 0, "n1"));
-    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1"));
-    nu_critical(b, "p8", 400, 0, "n1", critical_has_owner);
-}
-
-// "without priorities": p1..p5 of a ReplicaSet and the kept pods on n1 (8 of 9 pods, 80 % cpu),
-// p9 on n2 (10 %).
-void lnu_without_priorities(SnapshotBuilder& b) {
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
-}
-
-const Pods kLnuFirstFour = {"default/p1", "default/p2", "default/p3", "default/p4"};
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Upstream's cases: TestLowNodeUtilization
@@ -359,20 +323,6 @@ TEST_CASE("LowNodeUtilization: every threshold problem names its arg", "[lownode
     CHECK(create_error<LowNodeUtilization>(lnu_args(R"("evictableNamespaces": {"exclude": ["kube-system"]})")) == "");
     CHECK(create_error<LowNodeUtilization>(lnu_args(R"("numberOfNodes": 2, "evictionLimits": {"node": 3})")) == "");
     CHECK(create_error<LowNodeUtilization>(lnu_args(R"("evictionLimits": {"node": -1})")) != "");
-}
-
-TEST_CASE("LowNodeUtilization: metricsUtilization is refused at creation", "[lownodeutilization]") {
-    const std::string refusal =
-        "metricsUtilization: not supported: this version of kdesched computes node utilization from the pods' "
-        "resource requests only (metrics-server and Prometheus sources are not available); remove "
-        "metricsUtilization to use requests-based utilization";
-    // Upstream's three metrics validation cases, and the plain forms.
-    for (std::string metrics :
-         {R"({"source": "KubernetesMetrics", "metricsServer": true})", R"({"source": "Prometheus"})",
-          R"({"source": "KubernetesMetrics", "prometheus": {"query": "up"}})", R"({"metricsServer": true})", R"({})"}) {
-        CAPTURE(metrics);
-        CHECK(sigs_test::create_error<LowNodeUtilization>(lnu_args(R"("metricsUtilization": )" + metrics)) == refusal);
-    }
 }
 
 TEST_CASE("LowNodeUtilization: evictableNamespaces.include is refused", "[lownodeutilization]") {

@@ -8,6 +8,7 @@
 #include "sigs_test.hpp"
 
 #include <string>
+#include <vector>
 
 namespace utilization_test {
 
@@ -90,6 +91,80 @@ inline bool nu_logged(const Profile& profile, const std::string& text) {
     for (const auto& line : profile.host.logs())
         if (line.find(text) != std::string::npos) return true;
     return false;
+}
+
+// LowNodeUtilization's fixtures shared by its requests-based and metrics-based cases.
+
+inline const std::string kLnuCpuPods30To50 =
+    R"("thresholds": {"cpu": 30, "pods": 30}, "targetThresholds": {"cpu": 50, "pods": 50})";
+
+inline std::string lnu_args(const std::string& more = "") {
+    return "{" + kLnuCpuPods30To50 + (more.empty() ? "" : ", " + more) + "}";
+}
+
+// n1 (9 pods), n2, and n3 unschedulable: 4 cores and 3000 bytes each.
+inline void lnu_three_nodes(SnapshotBuilder& b) {
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+}
+
+// The pods on n1 that no evictor lets go: p6 a DaemonSet's, p7 a mirror pod with local storage,
+// p8 system-critical.
+inline void lnu_kept_pods(SnapshotBuilder& b, bool critical_has_owner = true) {
+    nu_ds(nu_pod(b, "p6", 400, 0, "n1"));
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1"));
+    nu_critical(b, "p8", 400, 0, "n1", critical_has_owner);
+}
+
+// "without priorities": p1..p5 of a ReplicaSet and the kept pods on n1 (8 of 9 pods, 80 % cpu),
+// p9 on n2 (10 %).
+inline void lnu_without_priorities(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
+inline const Pods kLnuFirstFour = {"default/p1", "default/p2", "default/p3", "default/p4"};
+
+// Upstream's BuildNodeMetrics and BuildPodMetrics (test/test_utils.go@v0.35.1): a name, cpu in
+// milli-cores and memory in bytes; pods are in namespace default with one container.
+struct Usage {
+    std::string name;
+    int64_t milli_cpu, memory;
+};
+
+// The NodeMetrics and PodMetrics the host answers list_objects with (plugin API 1.8).
+inline void nu_metrics(SnapshotBuilder& b, const std::vector<Usage>& nodes, const std::vector<Usage>& pods) {
+    auto usage = [](const Usage& u) {
+        return R"("usage": {"cpu": ")" + std::to_string(u.milli_cpu) + R"(m", "memory": ")" + std::to_string(u.memory) +
+               R"("})";
+    };
+    std::string n = "[", p = "[";
+    for (const auto& u : nodes)
+        n += (n.size() > 1 ? "," : "") + std::string(R"({"kind": "NodeMetrics", "metadata": {"name": ")") + u.name +
+             R"("}, "window": "20.01s", )" + usage(u) + "}";
+    for (const auto& u : pods)
+        p += (p.size() > 1 ? "," : "") +
+             std::string(R"({"kind": "PodMetrics", "metadata": {"namespace": "default", "name": ")") + u.name +
+             R"("}, "window": "20.01s", "containers": [{"name": "container-1", )" + usage(u) + "}]}";
+    b.objects("NodeMetrics.metrics.k8s.io", n + "]");
+    b.objects("PodMetrics.metrics.k8s.io", p + "]");
+}
+
+// Upstream's "with metrics enabled" run: metricsUtilization {source: KubernetesMetrics} added to
+// `args` (a JSON object) on a host that collects metrics.k8s.io.
+template <class P>
+Pods nu_balance_by_metrics(SnapshotBuilder& b, const std::string& args, Profile& profile) {
+    profile.host.metrics_sources = KD_METRICS_KUBERNETES;
+    std::string with = args.substr(0, args.rfind('}')) + R"(, "metricsUtilization": {"source": "KubernetesMetrics"}})";
+    return nu_balance<P>(b, with, profile);
+}
+template <class P>
+Pods nu_balance_by_metrics(SnapshotBuilder& b, const std::string& args) {
+    Profile profile(R"({"nodeFit": true})");
+    return nu_balance_by_metrics<P>(b, args, profile);
 }
 
 }  // namespace utilization_test
