@@ -42,10 +42,7 @@ void validate_protection_list(const std::vector<std::string>& list, bool extra, 
                                 "\" (defaultDisabled accepts: " + listed(kDefaultProtections) + ")");
             continue;
         }
-        if (name == "PodsWithResourceClaims")
-            errs.add(p,
-                     "PodsWithResourceClaims is not supported yet: the snapshot does not provide pod resource claims");
-        else if (!one_of(kExtraProtections, name))
+        if (!one_of(kExtraProtections, name))
             errs.add(
                 p, "unknown pod protection \"" + name + "\" (extraEnabled accepts: " + listed(kExtraProtections) + ")");
     }
@@ -116,6 +113,7 @@ Protections effective_protections(const DefaultEvictorArgs& args) {
     for (const auto& name : args.podProtections.extraEnabled) {
         if (name == "PodsWithPVC") p.pvc = true;
         if (name == "PodsWithoutPDB") p.withoutPdb = true;
+        if (name == "PodsWithResourceClaims") p.resourceClaims = true;
     }
     return p;
 }

@@ -36,7 +36,7 @@ struct PriorityThreshold {
 struct PodProtections {
     std::vector<std::string>
         defaultDisabled;  // of PodsWithLocalStorage, DaemonSetPods, SystemCriticalPods, FailedBarePods
-    std::vector<std::string> extraEnabled;  // of PodsWithPVC (PodsWithoutPDB, PodsWithResourceClaims: rejected)
+    std::vector<std::string> extraEnabled;  // of PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims
     AnyJson config;                         // per-protection config: rejected (needs StorageClasses)
     template <class V>
     void fields(V& v) {
@@ -89,12 +89,13 @@ struct DefaultEvictorArgs {
 
 // The protections in force, from podProtections when it is used, else from the deprecated flags.
 struct Protections {
-    bool localStorage = true;    // PodsWithLocalStorage
-    bool daemonSet = true;       // DaemonSetPods
-    bool systemCritical = true;  // SystemCriticalPods (and priorityThreshold)
-    bool failedBarePods = true;  // FailedBarePods: every bare pod protected; off = only non-Failed bare pods
-    bool pvc = false;            // PodsWithPVC
-    bool withoutPdb = false;     // PodsWithoutPDB: a pod no PodDisruptionBudget selects is protected
+    bool localStorage = true;     // PodsWithLocalStorage
+    bool daemonSet = true;        // DaemonSetPods
+    bool systemCritical = true;   // SystemCriticalPods (and priorityThreshold)
+    bool failedBarePods = true;   // FailedBarePods: every bare pod protected; off = only non-Failed bare pods
+    bool pvc = false;             // PodsWithPVC
+    bool withoutPdb = false;      // PodsWithoutPDB: a pod no PodDisruptionBudget selects is protected
+    bool resourceClaims = false;  // PodsWithResourceClaims: a pod with spec.resourceClaims is protected
 };
 
 // Resolves the protections the way upstream getEffectivePodProtections does.

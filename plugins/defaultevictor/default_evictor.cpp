@@ -58,6 +58,12 @@ const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod
     if (protections_.withoutPdb) {
         if (!objects(cycle).covered_by_pdb(pod)) return reason::kWithoutPDB;
     }
+    if (protections_.resourceClaims) {
+        // utils.IsPodWithResourceClaims (pkg/utils/pod.go@v0.35.1): any entry counts. Not knowing
+        // them (a host older than API 1.8) protects the pod.
+        auto claims = pod.resource_claims();
+        if (!claims || claims->size() != 0) return reason::kResourceClaims;
+    }
 
     if (args_.labelSelector && !args_.labelSelector->empty()) {
         kd::KeyValues labels = pod.labels();

@@ -37,6 +37,7 @@ inline constexpr const char* kMinReplicas = "MinReplicas";
 inline constexpr const char* kMinPodAge = "MinPodAge";
 inline constexpr const char* kNodeFit = "NodeFit";
 inline constexpr const char* kWithoutPDB = "WithoutPDB";
+inline constexpr const char* kResourceClaims = "ResourceClaims";
 inline constexpr const char* kNamespaceLabelSelector = "NamespaceLabelSelector";
 }  // namespace reason
 

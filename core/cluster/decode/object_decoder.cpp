@@ -340,10 +340,9 @@ bool ObjectDecoder::start_object(Slot slot) {
             pod_.local_storage = true;
             skip_ = 1;
             return true;
-        case Slot::vol_pvc:
+        case Slot::vol_pvc:  // its claimName is read (kPvcVolumeSource)
             pod_.pvc = true;
-            skip_ = 1;
-            return true;
+            break;
         case Slot::vol_ephemeral:
             pod_.ephemeral_volume = true;
             skip_ = 1;

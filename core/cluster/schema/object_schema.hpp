@@ -569,9 +569,17 @@ inline constexpr std::array<FieldRow, 2> kWeightedPodAffinityTerm = {{
 }};
 inline constexpr Shape kWeightedPodAffinityTermShape{sizeof(kd_pod_affinity_term), kWeightedPodAffinityTerm};
 
+// core/v1 PodResourceClaim (API 1.8).
+inline constexpr std::array<FieldRow, 3> kPodResourceClaim = {{
+    {"name", 1, Wire::string, KD_MEMBER(kd_pod_resource_claim, name)},
+    {"resourceClaimName", 3, Wire::string, KD_MEMBER(kd_pod_resource_claim, resource_claim_name)},
+    {"resourceClaimTemplateName", 4, Wire::string, KD_MEMBER(kd_pod_resource_claim, resource_claim_template_name)},
+}};
+inline constexpr Shape kPodResourceClaimShape{sizeof(kd_pod_resource_claim), kPodResourceClaim};
+
 // core/v1 Pod.
 inline constexpr auto kPodRoot = root(spec_status(Slot::pod_spec, Slot::pod_status));
-inline constexpr std::array<FieldRow, 12> kPodSpec = {{
+inline constexpr std::array<FieldRow, 13> kPodSpec = {{
     {"containers", 2, Wire::messages, Slot::containers},
     {"initContainers", 20, Wire::messages, Slot::init_containers},
     {"nodeName", 10, Wire::string, bound(&kd_pod::node_name)},
@@ -585,6 +593,8 @@ inline constexpr std::array<FieldRow, 12> kPodSpec = {{
     {"overhead", 32, Wire::quantity_map, Slot::overhead},
     {"topologySpreadConstraints", 33, Wire::messages,
      KD_LIST(kd_pod_spec, topology_spread_constraints, topology_spread_constraint_count, kSpreadConstraintShape)},
+    {"resourceClaims", 39, Wire::messages,
+     KD_LIST(kd_pod_spec, resource_claims, resource_claim_count, kPodResourceClaimShape)},
 }};
 inline constexpr std::array<FieldRow, 3> kAffinity = {{
     {"nodeAffinity", 1, Wire::message, Slot::node_affinity},
@@ -630,13 +640,17 @@ inline constexpr std::array<FieldRow, 2> kResources = {{
     {"requests", 2, Wire::quantity_map, Slot::requests},
     {"limits", 1, Wire::quantity_map, Slot::limits},
 }};
-// Only which sources a volume has matters (local storage, claims): their contents are skipped.
+// Which sources a volume has matters (local storage, claims), and a claim's name (for the
+// claim's storage class, DefaultEvictor's protectedStorageClasses); other contents are skipped.
 inline constexpr std::array<FieldRow, 4> kVolume = {{
     {"hostPath", 1, Wire::message, Slot::vol_local, 2},
     {"emptyDir", 2, Wire::message, Slot::vol_local, 2},
     {"persistentVolumeClaim", 10, Wire::message, Slot::vol_pvc, 2},
     {"ephemeral", 29, Wire::message, Slot::vol_ephemeral, 2},
 }};
+// core/v1 PersistentVolumeClaimVolumeSource (API 1.8: kd_pod_spec.pvc_claim_names).
+inline constexpr std::array<FieldRow, 1> kPvcVolumeSource = {
+    {{"claimName", 1, Wire::string, KD_EACH(kd_pod_spec, pvc_claim_names)}}};
 inline constexpr std::array<FieldRow, 8> kPodStatus = {{
     {"phase", 1, Wire::string, Slot::phase},
     {"qosClass", 9, Wire::string, Slot::qos_class},
@@ -817,6 +831,7 @@ inline constexpr Context kContexts[] = {
     {Slot::init_container, rows::kInitContainer},
     {Slot::resources, rows::kResources},
     {Slot::volume, rows::kVolume},
+    {Slot::vol_pvc, rows::kPvcVolumeSource},
     {Slot::pod_status, rows::kPodStatus},
     {Slot::pod_condition, rows::kPodCondition},
     {Slot::container_status, rows::kContainerStatus},

@@ -35,7 +35,7 @@ extern "C" {
 
 /* API version this header describes. */
 #define KD_API_VERSION_MAJOR 1
-#define KD_API_VERSION_MINOR 7
+#define KD_API_VERSION_MINOR 8
 #define KD_API_VERSION_PATCH 0
 
 /* Name of the single symbol every plugin library exports (type kd_module_entry_fn). */
@@ -189,6 +189,16 @@ typedef struct kd_pod_condition {
     kd_str message;
 } kd_pod_condition;
 
+/* (API 1.8) One entry of spec.resourceClaims (core/v1 PodResourceClaim): the name the
+ * containers use, and the claim it refers to (one of the two is set; both empty on a pod written
+ * by an older API server). */
+typedef struct kd_pod_resource_claim {
+    uint32_t struct_size;
+    kd_str name;                         /* name */
+    kd_str resource_claim_name;          /* resourceClaimName */
+    kd_str resource_claim_template_name; /* resourceClaimTemplateName */
+} kd_pod_resource_claim;
+
 /* (API 1.5) One entry of spec.topologySpreadConstraints (core/v1 TopologySpreadConstraint). */
 typedef struct kd_topology_spread_constraint {
     uint32_t struct_size;
@@ -294,6 +304,14 @@ typedef struct kd_pod_spec {
     const struct kd_pod_affinity_term* preferred_pod_anti_affinity_terms;
     size_t preferred_pod_anti_affinity_term_count;
     kd_str_list container_images;
+    /* ---- (API 1.8) block: DefaultEvictor's PodsWithResourceClaims and protectedStorageClasses ---- */
+    /* spec.resourceClaims, in the pod's order. Stride: element struct_size. */
+    const struct kd_pod_resource_claim* resource_claims;
+    size_t resource_claim_count;
+    /* spec.volumes[].persistentVolumeClaim.claimName, in the volumes' order (a name given twice
+     * is listed twice). */
+    kd_str_list pvc_claim_names;
+    /* ---- end of the (API 1.8) block ---- */
 } kd_pod_spec;
 
 /* (API 1.3) Which list of status a kd_container_status comes from. */

@@ -11,6 +11,8 @@
 #include "recording_sink.hpp"
 #include "spread_text.hpp"
 
+#include <kdesched/view.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -206,6 +208,46 @@ TEST_CASE("protobuf: a Pod's status.startTime (PodStatus 7, metav1.Time) is read
     REQUIRE(pb.pods.size() == 1);
     CHECK(pb.pods[0].bound.start_time_ms == 1795168805000);
     CHECK(pb.texts == json.texts);
+}
+
+TEST_CASE("protobuf: spec.resourceClaims (PodSpec 39) and a volume's claimName are read as JSON's",
+          "[kube][protobuf]") {
+    // The server's fixtures have no resource claim: Pod {metadata = 1 {name = 1 "a"}, spec = 2
+    // {resourceClaims = 39 {name = 1 "gpu", resourceClaimName = 3 "gpu-claim"}, {name = 1 "nic",
+    // resourceClaimTemplateName = 4 "nic-tpl"}}}, written by hand.
+    auto message = [](const std::string& tag, const std::string& body) {
+        return tag + std::string(1, char(body.size())) + body;
+    };
+    std::string claims = message("\xba\x02", message("\x0a", "gpu") + message("\x1a", "gpu-claim")) +
+                         message("\xba\x02", message("\x0a", "nic") + message("\x22", "nic-tpl"));
+    std::string object = message("\x0a", message("\x0a", "a")) + message("\x12", claims);
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder decoder("watch pods", "Pod", "v1", pb);
+    CHECK_FALSE(decoder.decode_protobuf(object));
+    load_cluster_text(
+        R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"resourceClaims":[)"
+        R"({"name":"gpu","resourceClaimName":"gpu-claim"},{"name":"nic","resourceClaimTemplateName":"nic-tpl"}]}})",
+        "pod.json", json);
+    REQUIRE(pb.pods.size() == 1);
+    REQUIRE(pb.pods[0].bound_spec.resource_claim_count == 2);
+    CHECK(kd::sv(pb.pods[0].bound_spec.resource_claims[1].resource_claim_template_name) == "nic-tpl");
+    CHECK(pb.texts == json.texts);
+
+    // web-1's persistentVolumeClaim volume (Volume.volumeSource 2, persistentVolumeClaim 10,
+    // claimName 1), as the real kube-apiserver encoded it.
+    kd::test::RecordingSink server;
+    ApiObjectDecoder list_decoder("pods.pb", "Pod", "v1", server);
+    ListBodySplitter splitter(
+        [&](std::string_view item, Encoding) { CHECK_FALSE(list_decoder.decode_protobuf(item)); });
+    splitter.feed(read("pods.pb"));
+    bool seen = false;
+    for (const auto& p : server.pods) {
+        if (p.meta.name != "web-1") continue;
+        seen = true;
+        REQUIRE(p.bound_spec.pvc_claim_names.count == 1);
+        CHECK(kd::sv(p.bound_spec.pvc_claim_names.items[0]) == "data-web-1");
+    }
+    CHECK(seen);
 }
 
 TEST_CASE("protobuf: spec.topologySpreadConstraints (PodSpec 33), a bound list, is read whole", "[kube][protobuf]") {

@@ -70,6 +70,30 @@ TEST_CASE("args: podProtections replace the deprecated flags", "[args]") {
     CHECK(p.pvc);
 }
 
+// Upstream's "NewConfig_EnableOneExtra(PodsWithResourceClaims)_ReturnsDefaultPlusOne" and the
+// case enabling PodsWithPVC and PodsWithResourceClaims (defaultevictor_test.go@v0.35.1).
+TEST_CASE("args: PodsWithResourceClaims is an extra protection", "[args][upstream]") {
+    auto one = effective_protections(
+        kd::parse<DefaultEvictorArgs>(R"({"podProtections":{"extraEnabled":["PodsWithResourceClaims"]}})"));
+    CHECK(one.resourceClaims);
+    CHECK_FALSE(one.pvc);
+    CHECK(one.localStorage);
+    CHECK(one.daemonSet);
+    CHECK(one.systemCritical);
+    CHECK(one.failedBarePods);
+    auto two = effective_protections(
+        kd::parse<DefaultEvictorArgs>(R"({"podProtections":{"defaultDisabled":["DaemonSetPods","FailedBarePods"],)"
+                                      R"("extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})"));
+    CHECK(two.resourceClaims);
+    CHECK(two.pvc);
+    CHECK(two.localStorage);
+    CHECK(two.systemCritical);
+    CHECK_FALSE(two.daemonSet);
+    CHECK_FALSE(two.failedBarePods);
+    CHECK_FALSE(effective_protections(kd::parse<DefaultEvictorArgs>("{}")).resourceClaims);
+    CHECK(create_error(R"({"podProtections":{"extraEnabled":["PodsWithResourceClaims"]}})") == "");
+}
+
 TEST_CASE("args: errors carry field paths", "[args]") {
     struct Case {
         const char* args;
@@ -107,8 +131,6 @@ TEST_CASE("args: errors carry field paths", "[args]") {
         {R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"},"matchExpressions":[{"key":"x","operator":"Near"}]}})",
          "namespaceLabelSelector.matchExpressions[0].operator: unknown operator \"Near\" (use In, NotIn, Exists or "
          "DoesNotExist)"},
-        {R"({"podProtections":{"extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})",
-         "podProtections.extraEnabled[1]: PodsWithResourceClaims is not supported yet"},
         {R"({"podProtections":{"extraEnabled":["DaemonSetPods"]}})",
          "podProtections.extraEnabled[0]: unknown pod protection \"DaemonSetPods\" (extraEnabled accepts: "
          "PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims)"},

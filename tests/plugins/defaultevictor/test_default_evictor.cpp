@@ -169,6 +169,35 @@ TEST_CASE("filter: DaemonSet, local storage and PVC protections", "[filter]") {
     });
 }
 
+// Upstream's "Pod with ResourceClaims is not evicted because 'PodsWithResourceClaims' is in
+// ExtraEnabled" (defaultevictor_test.go@v0.35.1), and the rule's place and switch.
+TEST_CASE("filter: PodsWithResourceClaims", "[filter][upstream]") {
+    const std::string on = R"({"podProtections":{"extraEnabled":["PodsWithResourceClaims"]}})";
+    const std::string with_pvc = R"({"podProtections":{"extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})";
+    auto claimed = [](PodSpec& p) {
+        p.owner("ReplicaSet", "web-rs").resource_claim("test-claim", "test-resource-claim");
+    };
+    check_cases({
+        {"a pod with a resource claim", on, claimed, false, reason::kResourceClaims},
+        {"a claim from a template counts", on,
+         [](PodSpec& p) { p.owner("ReplicaSet", "web-rs").resource_claim("gpu", "", "gpu-template"); }, false,
+         reason::kResourceClaims},
+        {"a pod without resource claims", on, owned, true, ""},
+        {"off by default", "{}", claimed, true, ""},
+        {"with PodsWithPVC too", with_pvc, claimed, false, reason::kResourceClaims},
+        {"PVC is reported before resource claims (upstream's order)", with_pvc,
+         [](PodSpec& p) { p.owner("ReplicaSet", "web-rs").resource_claim("c", "claim").pvc_volume("data"); }, false,
+         reason::kPVC},
+        {"the evict annotation passes it", on,
+         [](PodSpec& p) {
+             p.owner("ReplicaSet", "web-rs")
+                 .resource_claim("c", "claim")
+                 .annotation("descheduler.alpha.kubernetes.io/evict", "true");
+         },
+         true, ""},
+    });
+}
+
 TEST_CASE("filter: system-critical pods and priorityThreshold", "[filter]") {
     auto prio = [](int32_t v) {
         return [v](PodSpec& p) {
