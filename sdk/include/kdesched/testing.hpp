@@ -198,8 +198,9 @@ public:
         // (API 1.6) Appends a container's image (spec.containers[].image).
         PodSpec& image(std::string i) { return images.push_back(std::move(i)), *this; }
         // (API 1.8) Appends an entry of spec.resourceClaims.
-        PodSpec& resource_claim(std::string name, std::string claim_name = "", std::string template_name = "") {
-            return resource_claims.push_back({std::move(name), std::move(claim_name), std::move(template_name)}), *this;
+        PodSpec& resource_claim(std::string entry, std::string claim_name = "", std::string template_name = "") {
+            return resource_claims.push_back({std::move(entry), std::move(claim_name), std::move(template_name)}),
+                   *this;
         }
         // A persistentVolumeClaim volume: sets KD_POD_PVC and (API 1.8) appends its claimName.
         PodSpec& pvc_volume(std::string claim_name) {
