@@ -453,10 +453,12 @@ typedef struct kd_snapshot {
     /* Every object of a kind the host keeps beyond pods and nodes — "PodMigrationJob",
      * "Reservation" (scheduling.koordinator.sh/v1alpha1), and since API 1.7 "Namespace" (v1:
      * metadata name, uid, labels) and "PodDisruptionBudget" (policy/v1: metadata, spec selector,
-     * minAvailable, maxUnavailable, status disruptionsAllowed) — as a JSON array of their wire
-     * form, Namespaces by name and PodDisruptionBudgets by namespace and name; "[]" for none or a
-     * kind the host does not keep (an older host's answer for the 1.7 kinds). Host-owned, valid
-     * until the hook returns. */
+     * minAvailable, maxUnavailable, status disruptionsAllowed), since API 1.8 "PriorityClass"
+     * (scheduling.k8s.io/v1: metadata name, uid, value) and "PersistentVolumeClaim" (v1: metadata
+     * namespace, name, uid, spec storageClassName) — as a JSON array of their wire form, the
+     * cluster-scoped kinds by name and the others by namespace and name; "[]" for none or a kind
+     * the host does not keep (an older host's answer for the 1.7 and 1.8 kinds). Host-owned,
+     * valid until the hook returns. */
     kd_str (*list_objects)(const struct kd_snapshot* self, kd_str kind);
     /* (API 1.1) The workload of `pod` (see kd_workload); out->found = 0 when the pod has no
      * controller or the controller is unknown. `out->struct_size` is set by the caller. */

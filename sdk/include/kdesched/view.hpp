@@ -537,7 +537,8 @@ public:
     }
     // PodMigrationJobs or Reservations as a JSON array (their wire form); "[]" when none.
     // kd_snapshot.list_objects: "PodMigrationJob", "Reservation"; (API 1.7) "Namespace",
-    // "PodDisruptionBudget". A JSON array; "[]" for a kind the host does not keep.
+    // "PodDisruptionBudget"; (API 1.8) "PriorityClass", "PersistentVolumeClaim". A JSON array;
+    // "[]" for a kind the host does not keep.
     std::string_view list_objects(std::string_view kind) const { return sv(s_->list_objects(s_, to_kd(kind))); }
     std::optional<Node> find_node(std::string_view name) const {
         const kd_node* n = s_->find_node(s_, to_kd(name));

@@ -250,6 +250,39 @@ TEST_CASE("protobuf: spec.resourceClaims (PodSpec 39) and a volume's claimName a
     CHECK(seen);
 }
 
+TEST_CASE("protobuf: a PriorityClass's value (2) and a claim's spec.storageClassName (PersistentVolumeClaimSpec 5)",
+          "[kube][protobuf]") {
+    // Written by hand from k8s.io/api's generated.proto (scheduling/v1, core/v1): the server's
+    // fixtures have neither kind.
+    auto message = [](const std::string& tag, const std::string& body) {
+        return tag + std::string(1, char(body.size())) + body;
+    };
+    // PriorityClass {metadata = 1 {name = 1 "high"}, value = 2 (varint 1000), description = 4 "x"}.
+    std::string pc = message("\x0a", message("\x0a", "high")) + std::string("\x10\xe8\x07") + message("\x22", "x");
+    // PersistentVolumeClaim {metadata = 1 {name = 1 "data", namespace = 3 "shop"}, spec = 2
+    // {accessModes = 1 "ReadWriteOnce", storageClassName = 5 "fast"}, status = 3 {phase = 1 "Bound"}}.
+    std::string pvc = message("\x0a", message("\x0a", "data") + message("\x1a", "shop")) +
+                      message("\x12", message("\x0a", "ReadWriteOnce") + message("\x2a", "fast")) +
+                      message("\x1a", message("\x0a", "Bound"));
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder classes("watch priorityclasses", "PriorityClass", "scheduling.k8s.io/v1", pb);
+    CHECK_FALSE(classes.decode_protobuf(pc));
+    ApiObjectDecoder claims("watch persistentvolumeclaims", "PersistentVolumeClaim", "v1", pb);
+    CHECK_FALSE(claims.decode_protobuf(pvc));
+    load_cluster_text(
+        R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"high"},"value":1000,"description":"x"}
+{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data","namespace":"shop"},"spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"fast"},"status":{"phase":"Bound"}})",
+        "objects.json", json);
+    REQUIRE(pb.priority_classes.size() == 1);
+    CHECK(pb.priority_classes[0].value == 1000);
+    REQUIRE(pb.pvcs.size() == 1);
+    CHECK(pb.pvcs[0].storage_class == "fast");
+    CHECK(pb.texts == json.texts);
+    REQUIRE(pb.texts.size() == 2);
+    CHECK(pb.texts[0].rfind("PriorityClass high ", 0) == 0);
+    CHECK(pb.texts[1].rfind("PersistentVolumeClaim shop/data ", 0) == 0);
+}
+
 TEST_CASE("protobuf: spec.topologySpreadConstraints (PodSpec 33), a bound list, is read whole", "[kube][protobuf]") {
     // web-1 has two constraints (objects.yaml): every element field, its labelSelector's
     // matchLabels and matchExpressions included, comes out of the server's protobuf as from JSON.
