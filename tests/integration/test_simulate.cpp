@@ -1,11 +1,14 @@
 // `kdesched simulate` end to end: the real binary, the real plugins, the example clusters.
 #include "binary_paths.hpp"
 #include "run_command.hpp"
+#include "temp_dir.hpp"
 
 #include <rapidjson/document.h>
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -362,4 +365,36 @@ TEST_CASE("hand-written PodMigrationJobs in a snapshot run to their end, each wi
                                                      {"taken-reservation", "Failed ForbiddenMigratePod"},
                                                      {"timed-out", "Failed Timeout"},
                                                      {"unschedulable", "Failed Unschedulable"}});
+}
+
+TEST_CASE("DefaultEvictor protects by the cluster's PriorityClasses, claims' storage classes and resource claims",
+          "[simulate][defaultevictor]") {
+    // Every pod on node-1 violates its taint; DefaultEvictor (priorityThreshold.name: important =
+    // 1000, PodsWithPVC limited to class fast, PodsWithResourceClaims) lets only plain-0 and
+    // standard-0 go. A profile naming a PriorityClass the cluster lacks lets none go.
+    const std::string cluster = " --cluster " + quote(kData + "/../clusters/evictor-protections.json");
+    const std::string config = kData + "/integration/evictor-protections.yaml";
+    auto doc = simulate_json("--cycles 2 --explain --config " + quote(config) + cluster);
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles[0]["evictions"].Size() == 2);
+    CHECK(str(cycles[0]["evictions"][0], "pod") == "shop/plain-0");
+    CHECK(str(cycles[0]["evictions"][1], "pod") == "shop/standard-0");
+    std::map<std::string, std::string> reasons;
+    for (const auto& e : cycles[0]["explain"].GetArray()) reasons[str(e, "pod")] = str(e, "reason");
+    CHECK(reasons == std::map<std::string, std::string>{{"shop/important-0", "DefaultEvictor: PriorityThreshold"},
+                                                        {"shop/fast-0", "DefaultEvictor: PVC"},
+                                                        {"shop/unknown-claim-0", "DefaultEvictor: UnknownStorageClass"},
+                                                        {"shop/gpu-0", "DefaultEvictor: ResourceClaims"}});
+    CHECK(cycles[1]["evictions"].Size() == 0);
+
+    std::ifstream in(config);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("name: important"), 15, "name: missing");
+    kd_test::TempDir dir("evictor-protections");
+    std::string missing = dir.write("missing-class.yaml", text);
+    auto r = run_command(quote(kBin) + " simulate --output json --explain --cycles 1 --config " + quote(missing) +
+                         cluster + " 2>&1");
+    INFO(r.output);
+    CHECK(r.output.find("\"evictions\":[]") != std::string::npos);
+    CHECK_THAT(r.output, Catch::Contains("priorityThreshold.name: PriorityClass \\\"missing\\\" does not exist"));
 }
