@@ -380,11 +380,13 @@ TEST_CASE("DefaultEvictor protects by the cluster's PriorityClasses, claims' sto
     CHECK(str(cycles[0]["evictions"][0], "pod") == "shop/plain-0");
     CHECK(str(cycles[0]["evictions"][1], "pod") == "shop/standard-0");
     std::map<std::string, std::string> reasons;
-    for (const auto& e : cycles[0]["explain"].GetArray()) reasons[str(e, "pod")] = str(e, "reason");
-    CHECK(reasons == std::map<std::string, std::string>{{"shop/important-0", "DefaultEvictor: PriorityThreshold"},
-                                                        {"shop/fast-0", "DefaultEvictor: PVC"},
-                                                        {"shop/unknown-claim-0", "DefaultEvictor: UnknownStorageClass"},
-                                                        {"shop/gpu-0", "DefaultEvictor: ResourceClaims"}});
+    for (const auto& e : cycles[0]["explain"].GetArray())
+        reasons[str(e, "pod")] = str(e, "stage") + " " + str(e, "plugin") + " " + str(e, "reason");
+    CHECK(reasons ==
+          std::map<std::string, std::string>{{"shop/important-0", "filtered DefaultEvictor PriorityThreshold"},
+                                             {"shop/fast-0", "filtered DefaultEvictor PVC"},
+                                             {"shop/unknown-claim-0", "filtered DefaultEvictor UnknownStorageClass"},
+                                             {"shop/gpu-0", "filtered DefaultEvictor ResourceClaims"}});
     CHECK(cycles[1]["evictions"].Size() == 0);
 
     std::ifstream in(config);
@@ -392,9 +394,25 @@ TEST_CASE("DefaultEvictor protects by the cluster's PriorityClasses, claims' sto
     text.replace(text.find("name: important"), 15, "name: missing");
     kd_test::TempDir dir("evictor-protections");
     std::string missing = dir.write("missing-class.yaml", text);
-    auto r = run_command(quote(kBin) + " simulate --output json --explain --cycles 1 --config " + quote(missing) +
-                         cluster + " 2>&1");
+    const std::string log = (dir.path / "stderr.log").string();
+    // The log on stderr apart from the report on stdout.
+    auto r = run_command("{ " + quote(kBin) + " simulate --output json --explain --cycles 1 --config " +
+                         quote(missing) + cluster + " 2>" + quote(log) + "; }");
     INFO(r.output);
-    CHECK(r.output.find("\"evictions\":[]") != std::string::npos);
-    CHECK_THAT(r.output, Catch::Contains("priorityThreshold.name: PriorityClass \\\"missing\\\" does not exist"));
+    REQUIRE(r.exit_code == 0);
+    rapidjson::Document none;
+    none.Parse(r.output.c_str());
+    REQUIRE_FALSE(none.HasParseError());
+    CHECK(none["cycles"][0]["evictions"].Size() == 0);
+    const auto& explain = none["cycles"][0]["explain"];
+    CHECK(explain.Size() == 6);  // every pod on node-1
+    for (const auto& e : explain.GetArray())
+        CHECK_THAT(str(e, "reason"),
+                   Catch::StartsWith("error: priorityThreshold.name: PriorityClass \"missing\" does not exist"));
+    // Logged as an error once for the cycle's model state, not once per pod.
+    std::ifstream log_in(log);
+    std::string logged((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+    const std::string said = "[error] [protections/DefaultEvictor] priorityThreshold.name: PriorityClass \"missing\"";
+    CHECK(logged.find(said) != std::string::npos);
+    CHECK(logged.find(said) == logged.rfind(said));
 }
