@@ -41,6 +41,8 @@ RESOURCES = {
     ("", "v1", "secrets"): ("Secret", True, False),
     ("", "v1", "events"): ("Event", True, False),
     ("", "v1", "replicationcontrollers"): ("ReplicationController", True, True),
+    ("", "v1", "persistentvolumeclaims"): ("PersistentVolumeClaim", True, True),
+    ("scheduling.k8s.io", "v1", "priorityclasses"): ("PriorityClass", False, False),
     ("apps", "v1", "replicasets"): ("ReplicaSet", True, True),
     ("apps", "v1", "deployments"): ("Deployment", True, True),
     ("apps", "v1", "statefulsets"): ("StatefulSet", True, True),

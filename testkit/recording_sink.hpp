@@ -30,6 +30,8 @@ public:
     std::vector<WorkloadDraft> workloads;
     std::vector<PodDisruptionBudgetDraft> pdbs;
     std::vector<NamespaceDraft> namespaces;
+    std::vector<PriorityClassDraft> priority_classes;
+    std::vector<PersistentVolumeClaimDraft> pvcs;
     std::vector<SecretDraft> secrets;
     std::vector<PodMigrationJob> jobs;
     std::vector<Reservation> reservations;
@@ -101,6 +103,17 @@ public:
         NamespaceDraft& n = namespaces.emplace_back(d);
         own(n.meta);
         texts.push_back("Namespace " + meta(n.meta));
+    }
+    void on_priority_class(const PriorityClassDraft& d) override {
+        PriorityClassDraft& c = priority_classes.emplace_back(d);
+        own(c.meta);
+        texts.push_back("PriorityClass " + meta(c.meta) + " value=" + std::to_string(c.value));
+    }
+    void on_pvc(const PersistentVolumeClaimDraft& d) override {
+        PersistentVolumeClaimDraft& c = pvcs.emplace_back(d);
+        own(c.meta);
+        own(c.storage_class);
+        texts.push_back("PersistentVolumeClaim " + meta(c.meta) + " storageClassName=" + std::string(c.storage_class));
     }
     void on_secret(const SecretDraft& d) override {
         SecretDraft& s = secrets.emplace_back(d);

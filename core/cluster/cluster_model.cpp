@@ -79,6 +79,25 @@ void ClusterModel::on_namespace(const NamespaceDraft& d) {
     namespaces_.put(std::move(n));
 }
 
+void ClusterModel::on_priority_class(const PriorityClassDraft& d) {
+    ++revision_;
+    PriorityClass c;
+    c.uid = key_of(ObjectKind::priority_class, d.meta.uid, "", d.meta.name);
+    c.name = std::string(d.meta.name);
+    c.value = d.value;
+    priority_classes_.put(std::move(c));
+}
+
+void ClusterModel::on_pvc(const PersistentVolumeClaimDraft& d) {
+    ++revision_;
+    PersistentVolumeClaim c;
+    c.uid = key_of(ObjectKind::pvc, d.meta.uid, d.meta.ns, d.meta.name);
+    c.ns = std::string(d.meta.ns);
+    c.name = std::string(d.meta.name);
+    c.storage_class = std::string(d.storage_class);
+    pvcs_.put(std::move(c));
+}
+
 void ClusterModel::on_secret(const SecretDraft& d) {
     ++revision_;
     Secret s;
@@ -181,6 +200,10 @@ std::vector<std::string> ClusterModel::keys_of(ObjectKind kind) const {
             return pdbs_.keys();
         case ObjectKind::namespace_:
             return namespaces_.keys();
+        case ObjectKind::priority_class:
+            return priority_classes_.keys();
+        case ObjectKind::pvc:
+            return pvcs_.keys();
         case ObjectKind::secret:
             return secrets_.keys();
         case ObjectKind::migration_job:
@@ -209,6 +232,10 @@ bool ClusterModel::remove(ObjectKind kind, std::string_view key) {
             return pdbs_.erase(key);
         case ObjectKind::namespace_:
             return namespaces_.erase(key);
+        case ObjectKind::priority_class:
+            return priority_classes_.erase(key);
+        case ObjectKind::pvc:
+            return pvcs_.erase(key);
         case ObjectKind::secret:
             return secrets_.erase(key);
         case ObjectKind::migration_job:

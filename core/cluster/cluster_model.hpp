@@ -49,6 +49,8 @@ public:
     void on_workload(const WorkloadDraft& d) override;
     void on_pdb(const PodDisruptionBudgetDraft& d) override;
     void on_namespace(const NamespaceDraft& d) override;
+    void on_priority_class(const PriorityClassDraft& d) override;
+    void on_pvc(const PersistentVolumeClaimDraft& d) override;
     void on_secret(const SecretDraft& d) override;
     void on_migration_job(PodMigrationJob job) override;
     void on_reservation(Reservation r) override;
@@ -104,6 +106,8 @@ public:
     const ObjectStore<Reservation>::Map& reservations() const { return reservations_.all(); }
     const ObjectStore<PodDisruptionBudget>::Map& pdbs() const { return pdbs_.all(); }
     const ObjectStore<Namespace>::Map& namespaces() const { return namespaces_.all(); }
+    const ObjectStore<PriorityClass>::Map& priority_classes() const { return priority_classes_.all(); }
+    const ObjectStore<PersistentVolumeClaim>::Map& pvcs() const { return pvcs_.all(); }
 
     // The stores themselves, for readers that walk their layout (ClusterSnapshot).
     const PodStore& pod_store() const { return pods_; }
@@ -123,6 +127,8 @@ private:
     WorkloadStore workloads_;
     ObjectStore<PodDisruptionBudget> pdbs_;
     ObjectStore<Namespace> namespaces_;
+    ObjectStore<PriorityClass> priority_classes_;
+    ObjectStore<PersistentVolumeClaim> pvcs_;
     ObjectStore<Secret> secrets_;
     ObjectStore<PodMigrationJob> jobs_;
     ObjectStore<Reservation> reservations_;

@@ -71,6 +71,24 @@ const kd_pod* ClusterSnapshot::find_pod_cb(const kd_snapshot* s, kd_str ns, kd_s
     return static_cast<const ClusterSnapshot*>(s->host_data)->model_.pod_by_name(view(ns), view(name));
 }
 
+namespace {
+
+// The wire forms of a small kind's objects, in the order `before` gives (names, or namespace then name).
+template <class Map, class Before>
+std::string sorted_json_array(const Map& objects, Before&& before) {
+    std::vector<const typename Map::mapped_type*> all;
+    for (const auto& [key, o] : objects) all.push_back(&o);
+    std::sort(all.begin(), all.end(), before);
+    return to_json_array(all);
+}
+
+constexpr auto kByName = [](const auto* a, const auto* b) { return a->name < b->name; };
+constexpr auto kByNamespaceAndName = [](const auto* a, const auto* b) {
+    return std::tie(a->ns, a->name) < std::tie(b->ns, b->name);
+};
+
+}  // namespace
+
 kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
     const auto* self = static_cast<const ClusterSnapshot*>(s->host_data);
     auto it = self->object_lists_.find(view(kind));
@@ -85,20 +103,17 @@ kd_str ClusterSnapshot::list_objects_cb(const kd_snapshot* s, kd_str kind) {
             for (const auto& [uid, r] : self->model_.reservations()) rs.push_back(&r);
             json = to_json_array(rs);
         } else if (view(kind) == "Namespace") {
-            std::vector<const Namespace*> all;
-            for (const auto& [uid, n] : self->model_.namespaces()) all.push_back(&n);
-            std::sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->name < b->name; });
-            json = to_json_array(all);
+            json = sorted_json_array(self->model_.namespaces(), kByName);
         } else if (view(kind) == kNodeMetricsListKind) {
             json = node_metrics_json(self->model_.usage_metrics());
         } else if (view(kind) == kPodMetricsListKind) {
             json = pod_metrics_json(self->model_.usage_metrics());
         } else if (view(kind) == "PodDisruptionBudget") {
-            std::vector<const PodDisruptionBudget*> all;
-            for (const auto& [uid, p] : self->model_.pdbs()) all.push_back(&p);
-            std::sort(all.begin(), all.end(),
-                      [](auto* a, auto* b) { return std::tie(a->ns, a->name) < std::tie(b->ns, b->name); });
-            json = to_json_array(all);
+            json = sorted_json_array(self->model_.pdbs(), kByNamespaceAndName);
+        } else if (view(kind) == "PriorityClass") {
+            json = sorted_json_array(self->model_.priority_classes(), kByName);
+        } else if (view(kind) == "PersistentVolumeClaim") {
+            json = sorted_json_array(self->model_.pvcs(), kByNamespaceAndName);
         }
         it = self->object_lists_.emplace(std::string(view(kind)), std::move(json)).first;
     }

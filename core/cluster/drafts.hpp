@@ -142,6 +142,24 @@ struct NamespaceDraft {
     void clear() { meta.clear(); }
 };
 
+struct PriorityClassDraft {
+    ObjectMetaDraft meta;
+    int32_t value = 0;
+    void clear() {
+        meta.clear();
+        value = 0;
+    }
+};
+
+struct PersistentVolumeClaimDraft {
+    ObjectMetaDraft meta;
+    std::string_view storage_class;  // spec.storageClassName; empty when absent
+    void clear() {
+        meta.clear();
+        storage_class = {};
+    }
+};
+
 struct SecretDraft {
     ObjectMetaDraft meta;
     std::vector<KeyValueDraft> data;  // values base64 as in the object
@@ -161,6 +179,8 @@ public:
     virtual void on_workload(const WorkloadDraft&) = 0;
     virtual void on_pdb(const PodDisruptionBudgetDraft&) = 0;
     virtual void on_namespace(const NamespaceDraft&) = 0;
+    virtual void on_priority_class(const PriorityClassDraft&) = 0;
+    virtual void on_pvc(const PersistentVolumeClaimDraft&) = 0;
     virtual void on_secret(const SecretDraft&) = 0;
     virtual void on_migration_job(PodMigrationJob) = 0;
     virtual void on_reservation(Reservation) = 0;

@@ -25,6 +25,8 @@ enum class ObjectKind : unsigned char {
     replication_controller,
     pdb,
     namespace_,
+    priority_class,
+    pvc,
     secret,
     migration_job,
     reservation,
@@ -40,6 +42,8 @@ enum class DraftKind : unsigned char {
     workload,
     pdb,
     namespace_,
+    priority_class,
+    pvc,
     secret,
     migration_job,
     reservation,
@@ -67,7 +71,7 @@ inline constexpr std::string_view kWorkloadsForbidden =
     "the pods they own have no known workload, so MigrationController's per-workload limits and "
     "DefaultEvictor's minReplicas keep those pods where they are";
 
-inline constexpr std::array<KindInfo, 14> kKindTable = {{
+inline constexpr std::array<KindInfo, 16> kKindTable = {{
     {ObjectKind::node, "Node", "", "v1", "v1", "nodes", false, false, true, DraftKind::node, ""},
     {ObjectKind::pod, "Pod", "", "v1", "v1", "pods", true, false, true, DraftKind::pod, ""},
     {ObjectKind::node_metric, "NodeMetric", "slo.koordinator.sh", "v1alpha1", "slo.koordinator.sh/v1alpha1",
@@ -91,6 +95,14 @@ inline constexpr std::array<KindInfo, 14> kKindTable = {{
      "every budget on each eviction"},
     {ObjectKind::namespace_, "Namespace", "", "v1", "v1", "namespaces", false, false, true, DraftKind::namespace_, "",
      "namespace labels are unknown, so a namespaceLabelSelector matches no namespace"},
+    {ObjectKind::priority_class, "PriorityClass", "scheduling.k8s.io", "v1", "scheduling.k8s.io/v1", "priorityclasses",
+     false, false, true, DraftKind::priority_class, "",
+     "no PriorityClass is known, so a DefaultEvictor whose priorityThreshold.name names one fails every filter call "
+     "and lets no pod be evicted"},
+    {ObjectKind::pvc, "PersistentVolumeClaim", "", "v1", "v1", "persistentvolumeclaims", true, false, true,
+     DraftKind::pvc, "",
+     "no claim's storage class is known, so DefaultEvictor's protectedStorageClasses protects every pod with a "
+     "claim"},
     {ObjectKind::secret, "Secret", "", "v1", "v1", "secrets", true, false, false, DraftKind::secret,
      "the Pod Picker's secretKeyRef headers"},
     {ObjectKind::migration_job, "PodMigrationJob", "scheduling.koordinator.sh", "v1alpha1",

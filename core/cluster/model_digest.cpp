@@ -143,6 +143,19 @@ ContentKey namespace_key(const Namespace& n) {
     return k;
 }
 
+ContentKey priority_class_key(const PriorityClass& c) {
+    ContentKey k;
+    k.add(c.uid, c.name);
+    k.add_word(uint64_t(int64_t(c.value)));
+    return k;
+}
+
+ContentKey pvc_key(const PersistentVolumeClaim& c) {
+    ContentKey k;
+    k.add(c.uid, c.ns, c.name, c.storage_class);
+    return k;
+}
+
 // The wire form holds every field the model keeps of these two kinds, resourceVersion included.
 template <class T>
 ContentKey wire_key(const T& object) {
@@ -198,6 +211,14 @@ std::map<std::string, KindDigest> digest_model(const ClusterModel& model) {
     {
         Sum s = sum(ObjectKind::namespace_);
         for (const auto& [key, n] : model.namespaces()) s.add(namespace_key(n));
+    }
+    {
+        Sum s = sum(ObjectKind::priority_class);
+        for (const auto& [key, c] : model.priority_classes()) s.add(priority_class_key(c));
+    }
+    {
+        Sum s = sum(ObjectKind::pvc);
+        for (const auto& [key, c] : model.pvcs()) s.add(pvc_key(c));
     }
     {
         Sum s = sum(ObjectKind::migration_job);

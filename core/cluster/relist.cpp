@@ -36,6 +36,16 @@ void Relist::on_namespace(const NamespaceDraft& d) {
     model_.on_namespace(d);
 }
 
+void Relist::on_priority_class(const PriorityClassDraft& d) {
+    seen(ObjectKind::priority_class, d.meta.uid, "", d.meta.name);
+    model_.on_priority_class(d);
+}
+
+void Relist::on_pvc(const PersistentVolumeClaimDraft& d) {
+    seen(ObjectKind::pvc, d.meta.uid, d.meta.ns, d.meta.name);
+    model_.on_pvc(d);
+}
+
 void Relist::on_secret(const SecretDraft& d) {
     seen(ObjectKind::secret, d.meta.uid, d.meta.ns, d.meta.name);
     model_.on_secret(d);

@@ -20,6 +20,8 @@ public:
     void on_workload(const WorkloadDraft& d) override;
     void on_pdb(const PodDisruptionBudgetDraft& d) override;
     void on_namespace(const NamespaceDraft& d) override;
+    void on_priority_class(const PriorityClassDraft& d) override;
+    void on_pvc(const PersistentVolumeClaimDraft& d) override;
     void on_secret(const SecretDraft& d) override;
     void on_migration_job(PodMigrationJob job) override;
     void on_reservation(Reservation r) override;

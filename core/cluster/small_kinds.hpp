@@ -24,6 +24,16 @@ struct Namespace {
     std::map<std::string, std::string> labels;
 };
 
+struct PriorityClass {
+    std::string uid, name;
+    int32_t value = 0;
+};
+
+struct PersistentVolumeClaim {
+    std::string uid, ns, name;
+    std::string storage_class;  // spec.storageClassName; empty when absent
+};
+
 struct Secret {
     std::string uid, ns, name;
     std::map<std::string, std::string> data;  // base64 values as stored

@@ -60,4 +60,31 @@ std::string to_json(const PodDisruptionBudget& pdb) {
     return w.text();
 }
 
+std::string to_json(const PriorityClass& pc) {
+    json::TextWriter w;
+    start_with_metadata(w, "scheduling.k8s.io/v1", "PriorityClass");
+    json::field(w, "name", pc.name);
+    json::field_if_set(w, "uid", pc.uid);
+    w.EndObject();
+    json::key(w, "value");
+    w.Int(pc.value);
+    w.EndObject();
+    return w.text();
+}
+
+std::string to_json(const PersistentVolumeClaim& pvc) {
+    json::TextWriter w;
+    start_with_metadata(w, "v1", "PersistentVolumeClaim");
+    json::field(w, "namespace", pvc.ns);
+    json::field(w, "name", pvc.name);
+    json::field_if_set(w, "uid", pvc.uid);
+    w.EndObject();
+    json::key(w, "spec");
+    w.StartObject();
+    json::field_if_set(w, "storageClassName", pvc.storage_class);  // absent when the claim names none
+    w.EndObject();
+    w.EndObject();
+    return w.text();
+}
+
 }  // namespace kd::core

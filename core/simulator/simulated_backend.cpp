@@ -25,6 +25,8 @@ public:
     void on_workload(const WorkloadDraft& d) override { other = std::string(d.kind); }
     void on_pdb(const PodDisruptionBudgetDraft&) override { other = "PodDisruptionBudget"; }
     void on_namespace(const NamespaceDraft&) override { other = "Namespace"; }
+    void on_priority_class(const PriorityClassDraft&) override { other = "PriorityClass"; }
+    void on_pvc(const PersistentVolumeClaimDraft&) override { other = "PersistentVolumeClaim"; }
     void on_secret(const SecretDraft&) override { other = "Secret"; }
     void on_migration_job(PodMigrationJob job) override { objects.emplace_back(std::move(job)); }
     void on_reservation(Reservation r) override { objects.emplace_back(std::move(r)); }

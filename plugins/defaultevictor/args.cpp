@@ -42,10 +42,7 @@ void validate_protection_list(const std::vector<std::string>& list, bool extra, 
                                 "\" (defaultDisabled accepts: " + listed(kDefaultProtections) + ")");
             continue;
         }
-        if (name == "PodsWithResourceClaims")
-            errs.add(p,
-                     "PodsWithResourceClaims is not supported yet: the snapshot does not provide pod resource claims");
-        else if (!one_of(kExtraProtections, name))
+        if (!one_of(kExtraProtections, name))
             errs.add(
                 p, "unknown pod protection \"" + name + "\" (extraEnabled accepts: " + listed(kExtraProtections) + ")");
     }
@@ -66,10 +63,6 @@ void DefaultEvictorArgs::validate(kd::Errors& errs, const std::string& path) con
         if (t.value && !t.name.empty())
             errs.add(p, "only one of value and name can be set (got value " + std::to_string(*t.value) +
                             " and name \"" + t.name + "\")");
-        if (!t.name.empty())
-            errs.add(kd::field_path(p, "name"),
-                     "not supported yet: the snapshot does not provide PriorityClass objects to resolve \"" + t.name +
-                         "\"; give the priority number as priorityThreshold.value");
         if (t.value && *t.value > kSystemCriticalPriority)
             errs.add(kd::field_path(p, "value"), "must be <= " + std::to_string(kSystemCriticalPriority) +
                                                      " (system-critical priority), got " + std::to_string(*t.value));
@@ -78,9 +71,17 @@ void DefaultEvictorArgs::validate(kd::Errors& errs, const std::string& path) con
     std::string pp = kd::field_path(path, "podProtections");
     validate_protection_list(podProtections.defaultDisabled, false, kd::field_path(pp, "defaultDisabled"), errs);
     validate_protection_list(podProtections.extraEnabled, true, kd::field_path(pp, "extraEnabled"), errs);
-    if (podProtections.config.present)
-        errs.add(kd::field_path(pp, "config"),
-                 "not supported yet: the snapshot does not provide the StorageClasses of pod volumes");
+    if (podProtections.config && podProtections.config->PodsWithPVC) {
+        // Upstream checks the names only when extraEnabled has PodsWithPVC; an empty name never
+        // matches a claim, so it is refused wherever it is written.
+        std::string classes =
+            kd::field_path(kd::field_path(kd::field_path(pp, "config"), "PodsWithPVC"), "protectedStorageClasses");
+        const auto& list = podProtections.config->PodsWithPVC->protectedStorageClasses;
+        for (size_t i = 0; i < list.size(); ++i)
+            if (list[i].name.empty())
+                errs.add(kd::field_path(kd::index_path(classes, i), "name"),
+                         "must not be empty: name the StorageClass whose claims PodsWithPVC protects");
+    }
     if (podProtections.in_use()) {
         // Upstream silently drops the deprecated flags once podProtections is used; refusing the mix
         // keeps a flag from being ignored without a word.
@@ -94,6 +95,13 @@ void DefaultEvictorArgs::validate(kd::Errors& errs, const std::string& path) con
                          "cannot be combined with podProtections (this deprecated flag would be ignored); express it "
                          "in podProtections.defaultDisabled / extraEnabled");
     }
+}
+
+std::vector<std::string> PodProtections::protected_storage_classes() const {
+    std::vector<std::string> out;
+    if (config && config->PodsWithPVC)
+        for (const auto& c : config->PodsWithPVC->protectedStorageClasses) out.push_back(c.name);
+    return out;
 }
 
 Protections effective_protections(const DefaultEvictorArgs& args) {
@@ -116,6 +124,7 @@ Protections effective_protections(const DefaultEvictorArgs& args) {
     for (const auto& name : args.podProtections.extraEnabled) {
         if (name == "PodsWithPVC") p.pvc = true;
         if (name == "PodsWithoutPDB") p.withoutPdb = true;
+        if (name == "PodsWithResourceClaims") p.resourceClaims = true;
     }
     return p;
 }

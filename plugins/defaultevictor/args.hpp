@@ -15,16 +15,10 @@ namespace kd::plugins::defaultevictor {
 // Pods with spec.priority ≥ this are system-critical (Kubernetes SystemCriticalPriority).
 inline constexpr int32_t kSystemCriticalPriority = 2'000'000'000;
 
-// Any JSON value, remembered only as "given or not": lets us reject a field we cannot honour
-// with a precise message instead of the generic "unknown field".
-struct AnyJson {
-    bool present = false;
-};
-
 // priorityThreshold: pods whose priority is not below the threshold are protected.
 struct PriorityThreshold {
     std::optional<int32_t> value;
-    std::string name;  // PriorityClass name; rejected: the snapshot has no PriorityClass objects
+    std::string name;  // a PriorityClass, whose value the host's PriorityClasses give (plugin API 1.8)
     template <class V>
     void fields(V& v) {
         v("value", value);
@@ -32,12 +26,41 @@ struct PriorityThreshold {
     }
 };
 
+// podProtections.config.PodsWithPVC.protectedStorageClasses[]: a storage class by name.
+struct ProtectedStorageClass {
+    std::string name;
+    template <class V>
+    void fields(V& v) {
+        v("name", name);
+    }
+};
+
+// podProtections.config.PodsWithPVC: with classes listed, PodsWithPVC protects only the pods
+// with a claim of one of them (or a claim whose class is unknown).
+struct PodsWithPVCConfig {
+    std::vector<ProtectedStorageClass> protectedStorageClasses;
+    template <class V>
+    void fields(V& v) {
+        v("protectedStorageClasses", protectedStorageClasses);
+    }
+};
+
+// podProtections.config: one member per protection that takes configuration (upstream names them
+// after the protection).
+struct PodProtectionsConfig {
+    std::optional<PodsWithPVCConfig> PodsWithPVC;
+    template <class V>
+    void fields(V& v) {
+        v("PodsWithPVC", PodsWithPVC);
+    }
+};
+
 // podProtections (v0.34+): the successor of the evict*/ignore* flags.
 struct PodProtections {
     std::vector<std::string>
         defaultDisabled;  // of PodsWithLocalStorage, DaemonSetPods, SystemCriticalPods, FailedBarePods
-    std::vector<std::string> extraEnabled;  // of PodsWithPVC (PodsWithoutPDB, PodsWithResourceClaims: rejected)
-    AnyJson config;                         // per-protection config: rejected (needs StorageClasses)
+    std::vector<std::string> extraEnabled;  // of PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims
+    std::optional<PodProtectionsConfig> config;
     template <class V>
     void fields(V& v) {
         v("defaultDisabled", defaultDisabled);
@@ -46,6 +69,9 @@ struct PodProtections {
     }
     // True when either list is given: then the deprecated flags are not used (upstream rule).
     bool in_use() const { return !defaultDisabled.empty() || !extraEnabled.empty(); }
+    // The storage classes PodsWithPVC is limited to; empty: every pod with a claim is protected.
+    // Read whether PodsWithPVC comes from extraEnabled or the deprecated ignorePvcPods, as upstream.
+    std::vector<std::string> protected_storage_classes() const;
 };
 
 struct DefaultEvictorArgs {
@@ -89,27 +115,16 @@ struct DefaultEvictorArgs {
 
 // The protections in force, from podProtections when it is used, else from the deprecated flags.
 struct Protections {
-    bool localStorage = true;    // PodsWithLocalStorage
-    bool daemonSet = true;       // DaemonSetPods
-    bool systemCritical = true;  // SystemCriticalPods (and priorityThreshold)
-    bool failedBarePods = true;  // FailedBarePods: every bare pod protected; off = only non-Failed bare pods
-    bool pvc = false;            // PodsWithPVC
-    bool withoutPdb = false;     // PodsWithoutPDB: a pod no PodDisruptionBudget selects is protected
+    bool localStorage = true;     // PodsWithLocalStorage
+    bool daemonSet = true;        // DaemonSetPods
+    bool systemCritical = true;   // SystemCriticalPods (and priorityThreshold)
+    bool failedBarePods = true;   // FailedBarePods: every bare pod protected; off = only non-Failed bare pods
+    bool pvc = false;             // PodsWithPVC
+    bool withoutPdb = false;      // PodsWithoutPDB: a pod no PodDisruptionBudget selects is protected
+    bool resourceClaims = false;  // PodsWithResourceClaims: a pod with spec.resourceClaims is protected
 };
 
 // Resolves the protections the way upstream getEffectivePodProtections does.
 Protections effective_protections(const DefaultEvictorArgs& args);
 
 }  // namespace kd::plugins::defaultevictor
-
-namespace kd {
-
-// AnyJson decodes anything; null counts as absent.
-template <>
-struct Decoder<plugins::defaultevictor::AnyJson> {
-    static void decode(const rapidjson::Value& v, plugins::defaultevictor::AnyJson& out, const std::string&, Errors&) {
-        out.present = !v.IsNull();
-    }
-};
-
-}  // namespace kd

@@ -33,20 +33,22 @@ void for_each_item(std::string_view json, Each&& each) {
 
 }  // namespace
 
-void ClusterObjects::refresh(const kd::Snapshot& snapshot, bool namespaces, bool pdbs) {
+void ClusterObjects::refresh(const kd::Snapshot& snapshot, Kinds kinds) {
     uint64_t revision = snapshot.revision();
     if (revision != 0 && revision_ == revision) return;
     revision_ = revision;
     namespaces_.clear();
     pdb_selectors_.clear();
-    if (namespaces)
+    priority_classes_.clear();
+    pvc_classes_.clear();
+    if (kinds.namespaces)
         for_each_item(snapshot.list_objects("Namespace"), [&](const rapidjson::Value&, const rapidjson::Value& meta) {
             auto& labels = namespaces_[text(meta, "name")];
             if (const rapidjson::Value* l = member(meta, "labels"); l && l->IsObject())
                 for (const auto& kv : l->GetObject())
                     if (kv.value.IsString()) labels[kv.name.GetString()] = kv.value.GetString();
         });
-    if (pdbs)
+    if (kinds.pdbs)
         for_each_item(snapshot.list_objects("PodDisruptionBudget"),
                       [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
                           const rapidjson::Value* spec = member(item, "spec");
@@ -58,6 +60,34 @@ void ClusterObjects::refresh(const kd::Snapshot& snapshot, bool namespaces, bool
                           s.validate(errs, "selector");
                           if (errs.empty()) pdb_selectors_[text(meta, "namespace")].push_back(std::move(s));
                       });
+    if (kinds.priority_classes)
+        for_each_item(snapshot.list_objects("PriorityClass"),
+                      [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                          // The API requires a value; a class without one is not counted as known.
+                          const rapidjson::Value* value = member(item, "value");
+                          if (value && value->IsInt()) priority_classes_[text(meta, "name")] = value->GetInt();
+                      });
+    if (kinds.pvcs)
+        for_each_item(snapshot.list_objects("PersistentVolumeClaim"),
+                      [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                          const rapidjson::Value* spec = member(item, "spec");
+                          pvc_classes_[text(meta, "namespace")][text(meta, "name")] =
+                              spec ? text(*spec, "storageClassName") : std::string();
+                      });
+}
+
+std::optional<int32_t> ClusterObjects::priority_class_value(std::string_view name) const {
+    auto it = priority_classes_.find(name);
+    if (it == priority_classes_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<std::string_view> ClusterObjects::storage_class_of(std::string_view ns, std::string_view name) const {
+    auto in_ns = pvc_classes_.find(ns);
+    if (in_ns == pvc_classes_.end()) return std::nullopt;
+    auto it = in_ns->second.find(name);
+    if (it == in_ns->second.end()) return std::nullopt;
+    return std::string_view(it->second);
 }
 
 const std::map<std::string, std::string>* ClusterObjects::namespace_labels(std::string_view ns) const {

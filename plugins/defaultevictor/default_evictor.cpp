@@ -1,5 +1,6 @@
 #include "default_evictor.hpp"
 
+#include <stdexcept>
 #include <utility>
 
 namespace kd::plugins::defaultevictor {
@@ -8,6 +9,7 @@ DefaultEvictor::DefaultEvictor(kd::Host&, Args args) : args_(std::move(args)) {
     protections_ = effective_protections(args_);
     if (args_.priorityThreshold && args_.priorityThreshold->value)
         priority_threshold_ = *args_.priorityThreshold->value;
+    for (auto& c : args_.podProtections.protected_storage_classes()) protected_classes_.insert(std::move(c));
     if (!args_.nodeSelector.empty()) {
         // Already validated while decoding; parse again to keep the compiled form.
         std::string why;
@@ -29,7 +31,55 @@ DefaultEvictor::SnapshotKey DefaultEvictor::key_of(const kd::Cycle& cycle) {
     return {cycle.number(), s->pod_count, s->all_node_count};
 }
 
+std::optional<int32_t> DefaultEvictor::priority_threshold(const kd::Cycle& cycle) {
+    if (priority_threshold_ || !args_.priorityThreshold || args_.priorityThreshold->name.empty())
+        return priority_threshold_;
+    // Upstream reads the class once, when the plugin is created, and fails the descheduler when
+    // it is missing (utils.GetPriorityValueFromPriorityThreshold, pkg/utils/priority.go@v0.35.1).
+    // Here the plugin is created before the host has listed anything, so the class is read from
+    // each snapshot, and a missing one fails every filter call: no pod of the profile is evicted.
+    const std::string& name = args_.priorityThreshold->name;
+    const ClusterObjects& objs = objects(cycle);
+    std::optional<int32_t> value = objs.priority_class_value(name);
+    std::string problem;
+    if (!value)
+        problem = "priorityThreshold.name: PriorityClass \"" + name + "\" does not exist (the host lists " +
+                  std::to_string(objs.priority_class_count()) +
+                  " PriorityClasses); create it or give priorityThreshold.value instead, and grant kdesched list "
+                  "and watch on priorityclasses.scheduling.k8s.io if it may not read them";
+    else if (*value > kSystemCriticalPriority)
+        problem = "priorityThreshold.name: PriorityClass \"" + name + "\" has value " + std::to_string(*value) +
+                  ", above " + std::to_string(kSystemCriticalPriority) +
+                  " (system-critical priority); name a lower class or give priorityThreshold.value";
+    if (problem.empty()) return value;
+    uint64_t revision = cycle.snapshot().revision();
+    if (missing_class_logged_ != revision) {
+        missing_class_logged_ = revision;
+        cycle.log(kd::LogLevel::error, problem + "; until then DefaultEvictor lets no pod be evicted");
+    }
+    throw std::runtime_error(problem);
+}
+
+const char* DefaultEvictor::storage_class_rejection(const kd::Cycle& cycle, const kd::Pod& pod) {
+    // podStorageClasses and applyPVCPodsProtection (defaultevictor.go@v0.35.1): a claim the host
+    // does not list, or one naming no storage class, protects the pod whatever the other claims
+    // are; then any claim of a protected class does.
+    const ClusterObjects& objs = objects(cycle);
+    size_t claims = pod.pvc_claim_count();
+    if (claims == 0) return reason::kUnknownStorageClass;  // a PVC volume whose claim name is not known
+    bool protected_class = false;
+    for (size_t i = 0; i < claims; ++i) {
+        std::optional<std::string_view> cls = objs.storage_class_of(pod.ns(), pod.pvc_claim_name(i));
+        if (!cls || cls->empty()) return reason::kUnknownStorageClass;
+        protected_class = protected_class || protected_classes_.count(*cls) != 0;
+    }
+    return protected_class ? reason::kPVC : nullptr;
+}
+
 const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod) {
+    // A threshold that cannot be resolved fails before any rule, the evict annotation included:
+    // upstream would have no plugin at all.
+    std::optional<int32_t> threshold = protections_.systemCritical ? priority_threshold(cycle) : std::nullopt;
     kd::KeyValues annotations = pod.annotations();
     // Upstream: the evict annotation short-circuits every other check, even mirror/static.
     if (annotations.has(kEvictAnnotation)) return nullptr;
@@ -42,7 +92,7 @@ const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod
         auto priority = pod.priority();
         if (priority && *priority >= kSystemCriticalPriority) return reason::kSystemCritical;
         // A pod without spec.priority passes the threshold (IsPodEvictableBasedOnPriority).
-        if (priority_threshold_ && priority && !(*priority < *priority_threshold_)) return reason::kPriorityThreshold;
+        if (threshold && priority && !(*priority < *threshold)) return reason::kPriorityThreshold;
     }
     bool bare = pod.owners().empty();
     if (bare) {
@@ -54,9 +104,18 @@ const char* DefaultEvictor::rejection(const kd::Cycle& cycle, const kd::Pod& pod
         for (auto owner : pod.owners())
             if (owner.kind() == "DaemonSet") return reason::kDaemonSetPod;
     }
-    if (protections_.pvc && pod.has_pvc()) return reason::kPVC;
+    if (protections_.pvc && pod.has_pvc()) {
+        if (protected_classes_.empty()) return reason::kPVC;
+        if (const char* why = storage_class_rejection(cycle, pod)) return why;
+    }
     if (protections_.withoutPdb) {
         if (!objects(cycle).covered_by_pdb(pod)) return reason::kWithoutPDB;
+    }
+    if (protections_.resourceClaims) {
+        // utils.IsPodWithResourceClaims (pkg/utils/pod.go@v0.35.1): any entry counts. Not knowing
+        // them (a host older than API 1.8) protects the pod.
+        auto claims = pod.resource_claims();
+        if (!claims || claims->size() != 0) return reason::kResourceClaims;
     }
 
     if (args_.labelSelector && !args_.labelSelector->empty()) {
@@ -126,7 +185,12 @@ kd::Verdict DefaultEvictor::filter(kd::Cycle& cycle, const kd::Pod& pod) {
 }
 
 const ClusterObjects& DefaultEvictor::objects(const kd::Cycle& cycle) {
-    objects_.refresh(cycle.snapshot(), namespace_selector_in_use(), protections_.withoutPdb);
+    ClusterObjects::Kinds kinds;
+    kinds.namespaces = namespace_selector_in_use();
+    kinds.pdbs = protections_.withoutPdb;
+    kinds.priority_classes = args_.priorityThreshold && !args_.priorityThreshold->name.empty();
+    kinds.pvcs = protections_.pvc && !protected_classes_.empty();
+    objects_.refresh(cycle.snapshot(), kinds);
     return objects_;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,11 +33,13 @@ inline constexpr const char* kBarePodNotFailed = "BarePodNotFailed";
 inline constexpr const char* kLocalStorage = "LocalStorage";
 inline constexpr const char* kDaemonSetPod = "DaemonSetPod";
 inline constexpr const char* kPVC = "PVC";
+inline constexpr const char* kUnknownStorageClass = "UnknownStorageClass";
 inline constexpr const char* kLabelSelector = "LabelSelector";
 inline constexpr const char* kMinReplicas = "MinReplicas";
 inline constexpr const char* kMinPodAge = "MinPodAge";
 inline constexpr const char* kNodeFit = "NodeFit";
 inline constexpr const char* kWithoutPDB = "WithoutPDB";
+inline constexpr const char* kResourceClaims = "ResourceClaims";
 inline constexpr const char* kNamespaceLabelSelector = "NamespaceLabelSelector";
 }  // namespace reason
 
@@ -79,11 +82,19 @@ private:
 
     bool enough_replicas(const kd::Cycle& cycle, const kd::Pod& pod);
     const ClusterObjects& objects(const kd::Cycle& cycle);
+    // The priority threshold in force: priorityThreshold.value, or the value of the PriorityClass
+    // priorityThreshold.name names (throws when the host lists no such class, or it is too high).
+    std::optional<int32_t> priority_threshold(const kd::Cycle& cycle);
+    // PodsWithPVC limited to protectedStorageClasses: the reason a claim of the pod protects it.
+    const char* storage_class_rejection(const kd::Cycle& cycle, const kd::Pod& pod);
     kd::NodeRequestTotals& fit_totals(const kd::Cycle& cycle);
 
     Args args_;
     Protections protections_;
-    std::optional<int32_t> priority_threshold_;
+    std::optional<int32_t> priority_threshold_;  // priorityThreshold.value
+    // podProtections.config.PodsWithPVC.protectedStorageClasses; empty: every claim protects.
+    std::set<std::string, std::less<>> protected_classes_;
+    std::optional<uint64_t> missing_class_logged_;  // the snapshot revision an unknown class was logged for
     std::optional<StringLabelSelector> node_selector_;
     int64_t min_pod_age_ms_ceil_ = 0;  // minPodAge rounded up to whole ms (pod ages are whole ms)
 

@@ -1,11 +1,14 @@
 // `kdesched simulate` end to end: the real binary, the real plugins, the example clusters.
 #include "binary_paths.hpp"
 #include "run_command.hpp"
+#include "temp_dir.hpp"
 
 #include <rapidjson/document.h>
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -390,4 +393,54 @@ TEST_CASE("LowNodeUtilization on metrics-server's usage from a snapshot director
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Catch::Contains("plugin \"LowNodeUtilization\" args: metricsUtilization: metrics client not "
                                          "initialized: the DeschedulerPolicy enables no KubernetesMetrics source"));
+}
+
+TEST_CASE("DefaultEvictor protects by the cluster's PriorityClasses, claims' storage classes and resource claims",
+          "[simulate][defaultevictor]") {
+    // Every pod on node-1 violates its taint; DefaultEvictor (priorityThreshold.name: important =
+    // 1000, PodsWithPVC limited to class fast, PodsWithResourceClaims) lets only plain-0 and
+    // standard-0 go. A profile naming a PriorityClass the cluster lacks lets none go.
+    const std::string cluster = " --cluster " + quote(kData + "/../clusters/evictor-protections.json");
+    const std::string config = kData + "/integration/evictor-protections.yaml";
+    auto doc = simulate_json("--cycles 2 --explain --config " + quote(config) + cluster);
+    const auto& cycles = doc["cycles"];
+    REQUIRE(cycles[0]["evictions"].Size() == 2);
+    CHECK(str(cycles[0]["evictions"][0], "pod") == "shop/plain-0");
+    CHECK(str(cycles[0]["evictions"][1], "pod") == "shop/standard-0");
+    std::map<std::string, std::string> reasons;
+    for (const auto& e : cycles[0]["explain"].GetArray())
+        reasons[str(e, "pod")] = str(e, "stage") + " " + str(e, "plugin") + " " + str(e, "reason");
+    CHECK(reasons ==
+          std::map<std::string, std::string>{{"shop/important-0", "filtered DefaultEvictor PriorityThreshold"},
+                                             {"shop/fast-0", "filtered DefaultEvictor PVC"},
+                                             {"shop/unknown-claim-0", "filtered DefaultEvictor UnknownStorageClass"},
+                                             {"shop/gpu-0", "filtered DefaultEvictor ResourceClaims"}});
+    CHECK(cycles[1]["evictions"].Size() == 0);
+
+    std::ifstream in(config);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("name: important"), 15, "name: missing");
+    kd_test::TempDir dir("evictor-protections");
+    std::string missing = dir.write("missing-class.yaml", text);
+    const std::string log = (dir.path / "stderr.log").string();
+    // The log on stderr apart from the report on stdout.
+    auto r = run_command("{ " + quote(kBin) + " simulate --output json --explain --cycles 1 --config " +
+                         quote(missing) + cluster + " 2>" + quote(log) + "; }");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    rapidjson::Document none;
+    none.Parse(r.output.c_str());
+    REQUIRE_FALSE(none.HasParseError());
+    CHECK(none["cycles"][0]["evictions"].Size() == 0);
+    const auto& explain = none["cycles"][0]["explain"];
+    CHECK(explain.Size() == 6);  // every pod on node-1
+    for (const auto& e : explain.GetArray())
+        CHECK_THAT(str(e, "reason"),
+                   Catch::StartsWith("error: priorityThreshold.name: PriorityClass \"missing\" does not exist"));
+    // Logged as an error once for the cycle's model state, not once per pod.
+    std::ifstream log_in(log);
+    std::string logged((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+    const std::string said = "[error] [protections/DefaultEvictor] priorityThreshold.name: PriorityClass \"missing\"";
+    CHECK(logged.find(said) != std::string::npos);
+    CHECK(logged.find(said) == logged.rfind(said));
 }

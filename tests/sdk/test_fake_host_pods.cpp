@@ -179,3 +179,42 @@ TEST_CASE("fake host as an older host: pods and snapshots end where that minor's
         CHECK(snap.revision() == (minor >= 2 ? 1u : 0u));
     }
 }
+
+TEST_CASE("fake host: resource claims and PVC claim names (API 1.8); an older host does not know them",
+          "[sdk][pods][target-api]") {
+    for (uint32_t minor : {6u, 7u, 8u}) {
+        INFO("host minor " << minor);
+        kd::testing::SnapshotBuilder b;
+        b.as_api_minor(minor);
+        b.node("n1");
+        b.pod("default", "p")
+            .on("n1")
+            .image("nginx")
+            .resource_claim("gpu", "gpu-claim")
+            .resource_claim("nic", "", "nic-template")
+            .pvc_volume("data-p");
+        b.pod("default", "q").on("n1");
+        kd::Snapshot snap(b.build());
+        auto p = snap.find_pod("default", "p");
+        auto q = snap.find_pod("default", "q");
+        REQUIRE(p);
+        REQUIRE(q);
+        CHECK(p->has_pvc());  // a flag since API 1.0
+        CHECK(p->container_image_count() == 1);
+        if (minor < 8) {
+            CHECK_FALSE(p->resource_claims());
+            CHECK(p->pvc_claim_count() == 0);
+            continue;
+        }
+        auto claims = p->resource_claims();
+        REQUIRE(claims);
+        REQUIRE(claims->size() == 2);
+        CHECK((*claims)[0].name() == "gpu");
+        CHECK((*claims)[0].resource_claim_name() == "gpu-claim");
+        CHECK((*claims)[1].resource_claim_template_name() == "nic-template");
+        REQUIRE(p->pvc_claim_count() == 1);
+        CHECK(p->pvc_claim_name(0) == "data-p");
+        REQUIRE(q->resource_claims());
+        CHECK(q->resource_claims()->empty());
+    }
+}

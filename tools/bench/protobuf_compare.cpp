@@ -34,6 +34,8 @@ struct CountingSink : kd::core::ObjectSink {
     void on_workload(const kd::core::WorkloadDraft&) override {}
     void on_pdb(const kd::core::PodDisruptionBudgetDraft&) override {}
     void on_namespace(const kd::core::NamespaceDraft&) override {}
+    void on_priority_class(const kd::core::PriorityClassDraft&) override {}
+    void on_pvc(const kd::core::PersistentVolumeClaimDraft&) override {}
     void on_secret(const kd::core::SecretDraft&) override {}
     void on_migration_job(kd::core::PodMigrationJob) override {}
     void on_reservation(kd::core::Reservation) override {}

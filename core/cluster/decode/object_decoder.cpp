@@ -104,6 +104,16 @@ void ObjectDecoder::begin(Kind kind, std::string_view kind_name, std::string_vie
             meta_ = &namespace_.meta;
             next_ = Slot::ns_root;
             break;
+        case Kind::priority_class:
+            priority_class_.clear();
+            meta_ = &priority_class_.meta;
+            next_ = Slot::pc_root;
+            break;
+        case Kind::pvc:
+            pvc_.clear();
+            meta_ = &pvc_.meta;
+            next_ = Slot::pvc_root;
+            break;
         case Kind::secret:
             secret_.clear();
             meta_ = &secret_.meta;
@@ -132,6 +142,10 @@ void ObjectDecoder::deliver(ObjectSink& sink) const {
             return sink.on_pdb(pdb_);
         case Kind::namespace_:
             return sink.on_namespace(namespace_);
+        case Kind::priority_class:
+            return sink.on_priority_class(priority_class_);
+        case Kind::pvc:
+            return sink.on_pvc(pvc_);
         case Kind::secret:
             return sink.on_secret(secret_);
         default:
@@ -340,10 +354,9 @@ bool ObjectDecoder::start_object(Slot slot) {
             pod_.local_storage = true;
             skip_ = 1;
             return true;
-        case Slot::vol_pvc:
+        case Slot::vol_pvc:  // its claimName is read (kPvcVolumeSource)
             pod_.pvc = true;
-            skip_ = 1;
-            return true;
+            break;
         case Slot::vol_ephemeral:
             pod_.ephemeral_volume = true;
             skip_ = 1;
@@ -408,6 +421,9 @@ bool ObjectDecoder::start_object(Slot slot) {
         case Slot::ds_root:
         case Slot::pdb_root:
         case Slot::ns_root:
+        case Slot::pc_root:
+        case Slot::pvc_root:
+        case Slot::pvc_spec:
         case Slot::secret_root:
         case Slot::meta:
         case Slot::annotations:
@@ -591,6 +607,9 @@ bool ObjectDecoder::string_value(Slot slot, std::string_view v) {
             return true;
         case Slot::scheduler_name:
             pod_.scheduler_name = v;
+            return true;
+        case Slot::storage_class_name:
+            pvc_.storage_class = v;
             return true;
         case Slot::req_key:
             reqs_->back().key = v;
@@ -845,6 +864,9 @@ bool ObjectDecoder::set_int32(Slot slot, int64_t v) {
             break;
         case Slot::disruptions_allowed:
             pdb_.disruptions_allowed = i;
+            break;
+        case Slot::priority_value:
+            priority_class_.value = i;
             break;
         case Slot::restart_count:
             pod_.container_statuses[status_at_].restart_count = i;

@@ -162,6 +162,8 @@ private:
     WorkloadDraft workload_draft_;
     PodDisruptionBudgetDraft pdb_;
     NamespaceDraft namespace_;
+    PriorityClassDraft priority_class_;
+    PersistentVolumeClaimDraft pvc_;
     SecretDraft secret_;
 };
 

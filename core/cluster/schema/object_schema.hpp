@@ -64,6 +64,8 @@ enum class Slot : unsigned char {
     ds_root,
     pdb_root,
     ns_root,
+    pc_root,   // scheduling.k8s.io/v1 PriorityClass
+    pvc_root,  // core/v1 PersistentVolumeClaim
     secret_root,
     meta,
     labels,
@@ -124,6 +126,7 @@ enum class Slot : unsigned char {
     selector_req,
     pdb_spec,
     pdb_status,
+    pvc_spec,
     secret_data,
     bound_element,  // an element of a bound list: its rows are the list's Shape's
     bound_object,   // an object inlined into an element (its rows bind the element's members)
@@ -189,11 +192,12 @@ enum class Slot : unsigned char {
     selector_key,
     selector_op,
     selector_value,
-    bound_kv_value,  // a value of a bound_kvs map
-    bound_str_item,  // an element of a bound_strs list
-    bound_str_each,  // a string appended to a kd_str_list (KD_EACH: one per element of a list)
-    bound_string,    // bound rows: the row's Binding says where the value goes
-    bound_time,      // an RFC 3339 string in JSON, metav1.Time in protobuf
+    storage_class_name,  // a PersistentVolumeClaim's spec.storageClassName
+    bound_kv_value,      // a value of a bound_kvs map
+    bound_str_item,      // an element of a bound_strs list
+    bound_str_each,      // a string appended to a kd_str_list (KD_EACH: one per element of a list)
+    bound_string,        // bound rows: the row's Binding says where the value goes
+    bound_time,          // an RFC 3339 string in JSON, metav1.Time in protobuf
     // Booleans.
     owner_controller,
     unschedulable,
@@ -205,6 +209,7 @@ enum class Slot : unsigned char {
     restart_count,
     exit_code,
     disruptions_allowed,
+    priority_value,  // a PriorityClass's value
     bound_int32,
     // The rest.
     quantity,
@@ -569,9 +574,17 @@ inline constexpr std::array<FieldRow, 2> kWeightedPodAffinityTerm = {{
 }};
 inline constexpr Shape kWeightedPodAffinityTermShape{sizeof(kd_pod_affinity_term), kWeightedPodAffinityTerm};
 
+// core/v1 PodResourceClaim (API 1.8).
+inline constexpr std::array<FieldRow, 3> kPodResourceClaim = {{
+    {"name", 1, Wire::string, KD_MEMBER(kd_pod_resource_claim, name)},
+    {"resourceClaimName", 3, Wire::string, KD_MEMBER(kd_pod_resource_claim, resource_claim_name)},
+    {"resourceClaimTemplateName", 4, Wire::string, KD_MEMBER(kd_pod_resource_claim, resource_claim_template_name)},
+}};
+inline constexpr Shape kPodResourceClaimShape{sizeof(kd_pod_resource_claim), kPodResourceClaim};
+
 // core/v1 Pod.
 inline constexpr auto kPodRoot = root(spec_status(Slot::pod_spec, Slot::pod_status));
-inline constexpr std::array<FieldRow, 12> kPodSpec = {{
+inline constexpr std::array<FieldRow, 13> kPodSpec = {{
     {"containers", 2, Wire::messages, Slot::containers},
     {"initContainers", 20, Wire::messages, Slot::init_containers},
     {"nodeName", 10, Wire::string, bound(&kd_pod::node_name)},
@@ -585,6 +598,8 @@ inline constexpr std::array<FieldRow, 12> kPodSpec = {{
     {"overhead", 32, Wire::quantity_map, Slot::overhead},
     {"topologySpreadConstraints", 33, Wire::messages,
      KD_LIST(kd_pod_spec, topology_spread_constraints, topology_spread_constraint_count, kSpreadConstraintShape)},
+    {"resourceClaims", 39, Wire::messages,
+     KD_LIST(kd_pod_spec, resource_claims, resource_claim_count, kPodResourceClaimShape)},
 }};
 inline constexpr std::array<FieldRow, 3> kAffinity = {{
     {"nodeAffinity", 1, Wire::message, Slot::node_affinity},
@@ -630,13 +645,17 @@ inline constexpr std::array<FieldRow, 2> kResources = {{
     {"requests", 2, Wire::quantity_map, Slot::requests},
     {"limits", 1, Wire::quantity_map, Slot::limits},
 }};
-// Only which sources a volume has matters (local storage, claims): their contents are skipped.
+// Which sources a volume has matters (local storage, claims), and a claim's name (for the
+// claim's storage class, DefaultEvictor's protectedStorageClasses); other contents are skipped.
 inline constexpr std::array<FieldRow, 4> kVolume = {{
     {"hostPath", 1, Wire::message, Slot::vol_local, 2},
     {"emptyDir", 2, Wire::message, Slot::vol_local, 2},
     {"persistentVolumeClaim", 10, Wire::message, Slot::vol_pvc, 2},
     {"ephemeral", 29, Wire::message, Slot::vol_ephemeral, 2},
 }};
+// core/v1 PersistentVolumeClaimVolumeSource (API 1.8: kd_pod_spec.pvc_claim_names).
+inline constexpr std::array<FieldRow, 1> kPvcVolumeSource = {
+    {{"claimName", 1, Wire::string, KD_EACH(kd_pod_spec, pvc_claim_names)}}};
 inline constexpr std::array<FieldRow, 8> kPodStatus = {{
     {"phase", 1, Wire::string, Slot::phase},
     {"qosClass", 9, Wire::string, Slot::qos_class},
@@ -749,6 +768,14 @@ inline constexpr std::array<FieldRow, 3> kPdbSpec = {{
 inline constexpr std::array<FieldRow, 1> kPdbStatus = {
     {{"disruptionsAllowed", 3, Wire::int32, Slot::disruptions_allowed}}};
 
+// scheduling.k8s.io/v1 PriorityClass: its value (a top-level field, no spec).
+inline constexpr auto kPriorityClassRoot =
+    root(std::array<FieldRow, 1>{{{"value", 2, Wire::int32, Slot::priority_value}}});
+
+// core/v1 PersistentVolumeClaim: the storage class it asks for.
+inline constexpr auto kPvcRoot = root(std::array<FieldRow, 1>{{{"spec", 2, Wire::message, Slot::pvc_spec}}});
+inline constexpr std::array<FieldRow, 1> kPvcSpec = {{{"storageClassName", 5, Wire::string, Slot::storage_class_name}}};
+
 // core/v1 Namespace (its metadata only) and Secret (read as JSON, one at a time).
 inline constexpr auto kNamespaceRoot = kRoot;
 inline constexpr auto kSecretRoot = root(std::array<FieldRow, 1>{{{"data", 0, Wire::none, Slot::secret_data}}});
@@ -774,6 +801,8 @@ inline constexpr RootRow kRoots[] = {
     {"DaemonSet", Slot::ds_root, true},
     {"PodDisruptionBudget", Slot::pdb_root, true},
     {"Namespace", Slot::ns_root, true},
+    {"PriorityClass", Slot::pc_root, true},
+    {"PersistentVolumeClaim", Slot::pvc_root, true},
     {"Secret", Slot::secret_root, false},
 };
 constexpr const RootRow* root_of(std::string_view kind) {
@@ -802,6 +831,8 @@ inline constexpr Context kContexts[] = {
     {Slot::ds_root, rows::kDaemonSetRoot},
     {Slot::pdb_root, rows::kPdbRoot},
     {Slot::ns_root, rows::kNamespaceRoot},
+    {Slot::pc_root, rows::kPriorityClassRoot},
+    {Slot::pvc_root, rows::kPvcRoot},
     {Slot::secret_root, rows::kSecretRoot},
     {Slot::meta, rows::kMeta},
     {Slot::owner_ref, rows::kOwnerRef},
@@ -817,6 +848,7 @@ inline constexpr Context kContexts[] = {
     {Slot::init_container, rows::kInitContainer},
     {Slot::resources, rows::kResources},
     {Slot::volume, rows::kVolume},
+    {Slot::vol_pvc, rows::kPvcVolumeSource},
     {Slot::pod_status, rows::kPodStatus},
     {Slot::pod_condition, rows::kPodCondition},
     {Slot::container_status, rows::kContainerStatus},
@@ -844,6 +876,7 @@ inline constexpr Context kContexts[] = {
     {Slot::selector_req, rows::kSelectorRequirement},
     {Slot::pdb_spec, rows::kPdbSpec},
     {Slot::pdb_status, rows::kPdbStatus},
+    {Slot::pvc_spec, rows::kPvcSpec},
     // Maps.
     {Slot::string_map, {}, Slot::kv_value},
     {Slot::annotations, {}, Slot::annotation_value},

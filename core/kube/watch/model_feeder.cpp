@@ -18,6 +18,8 @@ public:
     }
     void on_pdb(const PodDisruptionBudgetDraft& d) override { remove(ObjectKind::pdb, d.meta); }
     void on_namespace(const NamespaceDraft& d) override { remove(ObjectKind::namespace_, d.meta, ""); }
+    void on_priority_class(const PriorityClassDraft& d) override { remove(ObjectKind::priority_class, d.meta, ""); }
+    void on_pvc(const PersistentVolumeClaimDraft& d) override { remove(ObjectKind::pvc, d.meta); }
     void on_secret(const SecretDraft& d) override { remove(ObjectKind::secret, d.meta); }
     void on_migration_job(PodMigrationJob j) override {
         count(model_.remove(ObjectKind::migration_job,

@@ -189,6 +189,16 @@ typedef struct kd_pod_condition {
     kd_str message;
 } kd_pod_condition;
 
+/* (API 1.8) One entry of spec.resourceClaims (core/v1 PodResourceClaim): the name the
+ * containers use, and the claim it refers to (one of the two is set; both empty on a pod written
+ * by an older API server). */
+typedef struct kd_pod_resource_claim {
+    uint32_t struct_size;
+    kd_str name;                         /* name */
+    kd_str resource_claim_name;          /* resourceClaimName */
+    kd_str resource_claim_template_name; /* resourceClaimTemplateName */
+} kd_pod_resource_claim;
+
 /* (API 1.5) One entry of spec.topologySpreadConstraints (core/v1 TopologySpreadConstraint). */
 typedef struct kd_topology_spread_constraint {
     uint32_t struct_size;
@@ -294,6 +304,14 @@ typedef struct kd_pod_spec {
     const struct kd_pod_affinity_term* preferred_pod_anti_affinity_terms;
     size_t preferred_pod_anti_affinity_term_count;
     kd_str_list container_images;
+    /* ---- (API 1.8) block: DefaultEvictor's PodsWithResourceClaims and protectedStorageClasses ---- */
+    /* spec.resourceClaims, in the pod's order. Stride: element struct_size. */
+    const struct kd_pod_resource_claim* resource_claims;
+    size_t resource_claim_count;
+    /* spec.volumes[].persistentVolumeClaim.claimName, in the volumes' order (a name given twice
+     * is listed twice). */
+    kd_str_list pvc_claim_names;
+    /* ---- end of the (API 1.8) block ---- */
 } kd_pod_spec;
 
 /* (API 1.3) Which list of status a kd_container_status comes from. */
@@ -435,10 +453,12 @@ typedef struct kd_snapshot {
     /* Every object of a kind the host keeps beyond pods and nodes — "PodMigrationJob",
      * "Reservation" (scheduling.koordinator.sh/v1alpha1), and since API 1.7 "Namespace" (v1:
      * metadata name, uid, labels) and "PodDisruptionBudget" (policy/v1: metadata, spec selector,
-     * minAvailable, maxUnavailable, status disruptionsAllowed) — as a JSON array of their wire
-     * form, Namespaces by name and PodDisruptionBudgets by namespace and name; "[]" for none or a
-     * kind the host does not keep (an older host's answer for the 1.7 kinds). Host-owned, valid
-     * until the hook returns.
+     * minAvailable, maxUnavailable, status disruptionsAllowed), since API 1.8 "PriorityClass"
+     * (scheduling.k8s.io/v1: metadata name, uid, value) and "PersistentVolumeClaim" (v1: metadata
+     * namespace, name, uid, spec storageClassName) — as a JSON array of their wire form, the
+     * cluster-scoped kinds by name and the others by namespace and name; "[]" for none or a kind
+     * the host does not keep (an older host's answer for the 1.7 and 1.8 kinds). Host-owned,
+     * valid until the hook returns.
      * (API 1.8, metrics) "NodeMetrics.metrics.k8s.io" and "PodMetrics.metrics.k8s.io"
      * (metrics.k8s.io/v1beta1, what metrics-server serves: metadata, timestamp, window, and
      * `usage` for a node or `containers[].usage` for a pod), kept only when the policy enables

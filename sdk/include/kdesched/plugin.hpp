@@ -36,7 +36,8 @@
 //     resource_version, Cycle::update_object_status an error, Snapshot::revision() 0 (1.2);
 //     Pod::status_reason() and container_statuses() empty (1.3); Pod::start_ms() 0 (1.4);
 //     Pod::topology_spread_constraints() empty (1.5); Pod::preferred_node_terms(), the pod
-//     (anti-)affinity terms and container images empty (1.6).
+//     (anti-)affinity terms and container images empty (1.6); Pod::resource_claims() nullopt
+//     and Pod::pvc_claim_count() 0 (1.8).
 // The host keeps the promises of the stamped minor: for a target below 1.2 create_object and
 // update_object write a given `status` too.
 #pragma once

@@ -61,6 +61,7 @@ struct HostStructSizes {
                                  : sizeof(kd_pod)),
                 size(minor < 5   ? offsetof(kd_pod_spec, topology_spread_constraints)
                      : minor < 6 ? offsetof(kd_pod_spec, preferred_node_terms)
+                     : minor < 8 ? offsetof(kd_pod_spec, resource_claims)
                                  : sizeof(kd_pod_spec))};
     }
 
@@ -153,6 +154,9 @@ public:
         };
         std::vector<AffinityTerm> pod_affinity, pod_anti_affinity;
         std::vector<std::string> images;  // spec.containers[].image
+        // (API 1.8) spec.resourceClaims: name, resourceClaimName, resourceClaimTemplateName.
+        std::vector<std::array<std::string, 3>> resource_claims;
+        std::vector<std::string> pvc_claims;  // (API 1.8) the claimName of each PVC volume
 
         PodSpec& on(std::string n) { return node = std::move(n), *this; }
         PodSpec& label(std::string k, std::string v) { return labels.emplace_back(std::move(k), std::move(v)), *this; }
@@ -195,6 +199,15 @@ public:
         PodSpec& anti_affinity_to(AffinityTerm t) { return pod_anti_affinity.push_back(std::move(t)), *this; }
         // (API 1.6) Appends a container's image (spec.containers[].image).
         PodSpec& image(std::string i) { return images.push_back(std::move(i)), *this; }
+        // (API 1.8) Appends an entry of spec.resourceClaims.
+        PodSpec& resource_claim(std::string entry, std::string claim_name = "", std::string template_name = "") {
+            return resource_claims.push_back({std::move(entry), std::move(claim_name), std::move(template_name)}),
+                   *this;
+        }
+        // A persistentVolumeClaim volume: sets KD_POD_PVC and (API 1.8) appends its claimName.
+        PodSpec& pvc_volume(std::string claim_name) {
+            return flags |= KD_POD_PVC, pvc_claims.push_back(std::move(claim_name)), *this;
+        }
         // Appends a topology spread constraint (API 1.5).
         PodSpec& spread(SpreadConstraint c) { return spread_constraints.push_back(std::move(c)), *this; }
         PodSpec& tolerate(std::string key, std::string op, std::string value, std::string effect) {
@@ -414,6 +427,12 @@ public:
             std::tie(sp.preferred_pod_anti_affinity_terms, sp.preferred_pod_anti_affinity_term_count) =
                 affinity_terms(p.pod_anti_affinity, true);
             sp.container_images = strs(p.images);
+            auto& claims = b.resource_claims.emplace_back();
+            for (auto& c : p.resource_claims)
+                claims.push_back({sizeof(kd_pod_resource_claim), s(c[0]), s(c[1]), s(c[2])});
+            sp.resource_claims = claims.data();
+            sp.resource_claim_count = claims.size();
+            sp.pvc_claim_names = strs(p.pvc_claims);
             b.specs.push_back(sp);
 
             kd_pod k{};
@@ -507,6 +526,7 @@ private:
         std::deque<std::vector<kd_pod_condition>> conditions;
         std::deque<std::vector<int32_t>> transitions;
         std::deque<std::vector<kd_container_status>> container_statuses;
+        std::deque<std::vector<kd_pod_resource_claim>> resource_claims;
         std::deque<std::vector<kd_node_selector_term>> terms;
         std::deque<std::vector<kd_selector_requirement>> requirements;
         std::deque<std::vector<kd_str>> strs;

@@ -250,6 +250,18 @@ private:
     const kd_container_status* c_;
 };
 
+// (API 1.8) One of a pod's spec.resourceClaims.
+class ResourceClaim {
+public:
+    explicit ResourceClaim(const kd_pod_resource_claim* c) : c_(c) {}
+    std::string_view name() const { return sv(c_->name); }
+    std::string_view resource_claim_name() const { return sv(c_->resource_claim_name); }
+    std::string_view resource_claim_template_name() const { return sv(c_->resource_claim_template_name); }
+
+private:
+    const kd_pod_resource_claim* c_;
+};
+
 // (API 1.5) One of a pod's spec.topologySpreadConstraints.
 class TopologySpreadConstraint {
 public:
@@ -422,9 +434,25 @@ public:
     size_t container_image_count() const { return has_1_6() ? p_->spec->container_images.count : 0; }
     std::string_view container_image(size_t i) const { return sv(p_->spec->container_images.items[i]); }
 
+    // (API 1.8; nullopt on an older host, which does not say) spec.resourceClaims, in the pod's
+    // order. Optional so that a protection can tell "none" from "not known".
+    std::optional<StructRange<ResourceClaim, kd_pod_resource_claim>> resource_claims() const {
+        if (!has_1_8()) return std::nullopt;
+        return StructRange<ResourceClaim, kd_pod_resource_claim>{p_->spec->resource_claims,
+                                                                 p_->spec->resource_claim_count};
+    }
+    // (API 1.8; 0 on an older host) spec.volumes[].persistentVolumeClaim.claimName, in the volumes' order.
+    size_t pvc_claim_count() const { return has_1_8() ? p_->spec->pvc_claim_names.count : 0; }
+    std::string_view pvc_claim_name(size_t i) const { return sv(p_->spec->pvc_claim_names.items[i]); }
+
 private:
     bool has_1_3() const { return p_->struct_size >= offsetof(kd_pod, container_status_count) + sizeof(size_t); }
-    bool has_1_6() const { return p_->spec->struct_size >= sizeof(kd_pod_spec); }
+    bool has_1_6() const {
+        return p_->spec->struct_size >= offsetof(kd_pod_spec, container_images) + sizeof(kd_str_list);
+    }
+    bool has_1_8() const {
+        return p_->spec->struct_size >= offsetof(kd_pod_spec, pvc_claim_names) + sizeof(kd_str_list);
+    }
     const kd_pod* p_;
 };
 
@@ -511,8 +539,9 @@ public:
     }
     // PodMigrationJobs or Reservations as a JSON array (their wire form); "[]" when none.
     // kd_snapshot.list_objects: "PodMigrationJob", "Reservation"; (API 1.7) "Namespace",
-    // "PodDisruptionBudget"; (API 1.8) "NodeMetrics.metrics.k8s.io", "PodMetrics.metrics.k8s.io"
-    // (when Host::collects_kubernetes_metrics). A JSON array; "[]" for a kind the host does not keep.
+    // "PodDisruptionBudget"; (API 1.8) "PriorityClass", "PersistentVolumeClaim",
+    // "NodeMetrics.metrics.k8s.io", "PodMetrics.metrics.k8s.io" (the last two when
+    // Host::collects_kubernetes_metrics). A JSON array; "[]" for a kind the host does not keep.
     std::string_view list_objects(std::string_view kind) const { return sv(s_->list_objects(s_, to_kd(kind))); }
     std::optional<Node> find_node(std::string_view name) const {
         const kd_node* n = s_->find_node(s_, to_kd(name));

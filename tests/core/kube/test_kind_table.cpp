@@ -36,7 +36,11 @@ TEST_CASE("kind table: the reflectors list every kind but Secrets, in the model'
     for (const auto& r : kube::watched_resources()) order += std::string(r.kind) + " ";
     CHECK(order ==
           "Node Pod NodeMetric ReplicaSet Deployment StatefulSet Job DaemonSet ReplicationController "
-          "PodDisruptionBudget Namespace PodMigrationJob Reservation ");
+          "PodDisruptionBudget Namespace PriorityClass PersistentVolumeClaim PodMigrationJob Reservation ");
+    CHECK(kube::resource_of(ObjectKind::priority_class).collection_path("ignored") ==
+          "/apis/scheduling.k8s.io/v1/priorityclasses");
+    CHECK(kube::resource_of(ObjectKind::pvc).collection_path("shop") ==
+          "/api/v1/namespaces/shop/persistentvolumeclaims");
     CHECK(kube::resource_of(ObjectKind::pdb).collection_path("shop") ==
           "/apis/policy/v1/namespaces/shop/poddisruptionbudgets");
     CHECK(kube::resource_of(ObjectKind::node_metric).collection_path("ignored") ==

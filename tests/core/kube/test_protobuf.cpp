@@ -11,6 +11,8 @@
 #include "recording_sink.hpp"
 #include "spread_text.hpp"
 
+#include <kdesched/view.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -206,6 +208,79 @@ TEST_CASE("protobuf: a Pod's status.startTime (PodStatus 7, metav1.Time) is read
     REQUIRE(pb.pods.size() == 1);
     CHECK(pb.pods[0].bound.start_time_ms == 1795168805000);
     CHECK(pb.texts == json.texts);
+}
+
+TEST_CASE("protobuf: spec.resourceClaims (PodSpec 39) and a volume's claimName are read as JSON's",
+          "[kube][protobuf]") {
+    // The server's fixtures have no resource claim: Pod {metadata = 1 {name = 1 "a"}, spec = 2
+    // {resourceClaims = 39 {name = 1 "gpu", resourceClaimName = 3 "gpu-claim"}, {name = 1 "nic",
+    // resourceClaimTemplateName = 4 "nic-tpl"}}}, written by hand.
+    auto message = [](const std::string& tag, const std::string& body) {
+        return tag + std::string(1, char(body.size())) + body;
+    };
+    std::string claims = message("\xba\x02", message("\x0a", "gpu") + message("\x1a", "gpu-claim")) +
+                         message("\xba\x02", message("\x0a", "nic") + message("\x22", "nic-tpl"));
+    std::string object = message("\x0a", message("\x0a", "a")) + message("\x12", claims);
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder decoder("watch pods", "Pod", "v1", pb);
+    CHECK_FALSE(decoder.decode_protobuf(object));
+    load_cluster_text(
+        R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"resourceClaims":[)"
+        R"({"name":"gpu","resourceClaimName":"gpu-claim"},{"name":"nic","resourceClaimTemplateName":"nic-tpl"}]}})",
+        "pod.json", json);
+    REQUIRE(pb.pods.size() == 1);
+    REQUIRE(pb.pods[0].bound_spec.resource_claim_count == 2);
+    CHECK(kd::sv(pb.pods[0].bound_spec.resource_claims[1].resource_claim_template_name) == "nic-tpl");
+    CHECK(pb.texts == json.texts);
+
+    // web-1's persistentVolumeClaim volume (Volume.volumeSource 2, persistentVolumeClaim 10,
+    // claimName 1), as the real kube-apiserver encoded it.
+    kd::test::RecordingSink server;
+    ApiObjectDecoder list_decoder("pods.pb", "Pod", "v1", server);
+    ListBodySplitter splitter(
+        [&](std::string_view item, Encoding) { CHECK_FALSE(list_decoder.decode_protobuf(item)); });
+    splitter.feed(read("pods.pb"));
+    bool seen = false;
+    for (const auto& p : server.pods) {
+        if (p.meta.name != "web-1") continue;
+        seen = true;
+        REQUIRE(p.bound_spec.pvc_claim_names.count == 1);
+        CHECK(kd::sv(p.bound_spec.pvc_claim_names.items[0]) == "data-web-1");
+    }
+    CHECK(seen);
+}
+
+TEST_CASE("protobuf: a PriorityClass's value (2) and a claim's spec.storageClassName (PersistentVolumeClaimSpec 5)",
+          "[kube][protobuf]") {
+    // Written by hand from k8s.io/api's generated.proto (scheduling/v1, core/v1): the server's
+    // fixtures have neither kind.
+    auto message = [](const std::string& tag, const std::string& body) {
+        return tag + std::string(1, char(body.size())) + body;
+    };
+    // PriorityClass {metadata = 1 {name = 1 "high"}, value = 2 (varint 1000), description = 4 "x"}.
+    std::string pc = message("\x0a", message("\x0a", "high")) + std::string("\x10\xe8\x07") + message("\x22", "x");
+    // PersistentVolumeClaim {metadata = 1 {name = 1 "data", namespace = 3 "shop"}, spec = 2
+    // {accessModes = 1 "ReadWriteOnce", storageClassName = 5 "fast"}, status = 3 {phase = 1 "Bound"}}.
+    std::string pvc = message("\x0a", message("\x0a", "data") + message("\x1a", "shop")) +
+                      message("\x12", message("\x0a", "ReadWriteOnce") + message("\x2a", "fast")) +
+                      message("\x1a", message("\x0a", "Bound"));
+    kd::test::RecordingSink pb, json;
+    ApiObjectDecoder classes("watch priorityclasses", "PriorityClass", "scheduling.k8s.io/v1", pb);
+    CHECK_FALSE(classes.decode_protobuf(pc));
+    ApiObjectDecoder claims("watch persistentvolumeclaims", "PersistentVolumeClaim", "v1", pb);
+    CHECK_FALSE(claims.decode_protobuf(pvc));
+    load_cluster_text(
+        R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"high"},"value":1000,"description":"x"}
+{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data","namespace":"shop"},"spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"fast"},"status":{"phase":"Bound"}})",
+        "objects.json", json);
+    REQUIRE(pb.priority_classes.size() == 1);
+    CHECK(pb.priority_classes[0].value == 1000);
+    REQUIRE(pb.pvcs.size() == 1);
+    CHECK(pb.pvcs[0].storage_class == "fast");
+    CHECK(pb.texts == json.texts);
+    REQUIRE(pb.texts.size() == 2);
+    CHECK(pb.texts[0].rfind("PriorityClass high ", 0) == 0);
+    CHECK(pb.texts[1].rfind("PersistentVolumeClaim shop/data ", 0) == 0);
 }
 
 TEST_CASE("protobuf: spec.topologySpreadConstraints (PodSpec 33), a bound list, is read whole", "[kube][protobuf]") {

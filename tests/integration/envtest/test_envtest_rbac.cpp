@@ -210,7 +210,8 @@ TEST_CASE("Koordinator's chart's RBAC is enough: kdesched goes ready without Job
     // What it went without, said once each with the cost.
     std::string log = daemon.log();
     for (const char* kind : {"Job (/apis/batch/v1/jobs)", "ReplicationController (/api/v1/replicationcontrollers)",
-                             "PodDisruptionBudget (/apis/policy/v1/poddisruptionbudgets)"}) {
+                             "PodDisruptionBudget (/apis/policy/v1/poddisruptionbudgets)",
+                             "PersistentVolumeClaim (/api/v1/persistentvolumeclaims)"}) {
         std::string said = std::string(kind) + " may not be listed (HTTP 403): kdesched goes on without them";
         CHECK(log.find(said) != std::string::npos);
         CHECK(log.find(said) == log.rfind(said));

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using kd::plugins::defaultevictor::DefaultEvictor;
 using kd::plugins::defaultevictor::DefaultEvictorArgs;
@@ -70,6 +71,54 @@ TEST_CASE("args: podProtections replace the deprecated flags", "[args]") {
     CHECK(p.pvc);
 }
 
+// Upstream's "NewConfig_EnableOneExtra(PodsWithResourceClaims)_ReturnsDefaultPlusOne" and the
+// case enabling PodsWithPVC and PodsWithResourceClaims (defaultevictor_test.go@v0.35.1).
+TEST_CASE("args: PodsWithResourceClaims is an extra protection", "[args][upstream]") {
+    auto one = effective_protections(
+        kd::parse<DefaultEvictorArgs>(R"({"podProtections":{"extraEnabled":["PodsWithResourceClaims"]}})"));
+    CHECK(one.resourceClaims);
+    CHECK_FALSE(one.pvc);
+    CHECK(one.localStorage);
+    CHECK(one.daemonSet);
+    CHECK(one.systemCritical);
+    CHECK(one.failedBarePods);
+    auto two = effective_protections(
+        kd::parse<DefaultEvictorArgs>(R"({"podProtections":{"defaultDisabled":["DaemonSetPods","FailedBarePods"],)"
+                                      R"("extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})"));
+    CHECK(two.resourceClaims);
+    CHECK(two.pvc);
+    CHECK(two.localStorage);
+    CHECK(two.systemCritical);
+    CHECK_FALSE(two.daemonSet);
+    CHECK_FALSE(two.failedBarePods);
+    CHECK_FALSE(effective_protections(kd::parse<DefaultEvictorArgs>("{}")).resourceClaims);
+    CHECK(create_error(R"({"podProtections":{"extraEnabled":["PodsWithResourceClaims"]}})") == "");
+}
+
+// Upstream's Test_protectedPVCStorageClasses (defaultevictor_test.go@v0.35.1) and its validation
+// case "Protected storage classes without storage class name" (validation_test.go@v0.35.1).
+TEST_CASE("args: podProtections.config.PodsWithPVC.protectedStorageClasses", "[args][upstream]") {
+    CHECK(kd::parse<DefaultEvictorArgs>("{}").podProtections.protected_storage_classes().empty());
+    CHECK(kd::parse<DefaultEvictorArgs>(R"({"podProtections":{"config":{}}})")
+              .podProtections.protected_storage_classes()
+              .empty());
+    auto a = kd::parse<DefaultEvictorArgs>(
+        R"({"podProtections":{"config":{"PodsWithPVC":{"protectedStorageClasses":[{"name":"sc1"},{"name":"sc2"}]}}}})");
+    CHECK(a.podProtections.protected_storage_classes() == std::vector<std::string>{"sc1", "sc2"});
+    CHECK(
+        create_error(
+            R"({"podProtections":{"extraEnabled":["PodsWithPVC"],"config":{"PodsWithPVC":{"protectedStorageClasses":[)"
+            R"({"name":"sc1"},{"name":"sc2"}]}}}})") == "");
+    std::string err = create_error(
+        R"({"podProtections":{"extraEnabled":["PodsWithPVC"],"config":{"PodsWithPVC":{"protectedStorageClasses":[)"
+        R"({"name":""},{"name":"protected-storage-class-0"},{"name":""},{"name":"protected-storage-class-1"}]}}}})");
+    CHECK_THAT(err, Catch::Matchers::Contains("protectedStorageClasses[0].name: must not be empty"));
+    CHECK_THAT(err, Catch::Matchers::Contains("protectedStorageClasses[2].name: must not be empty"));
+    CHECK_THAT(err, !Catch::Matchers::Contains("protectedStorageClasses[1]"));
+    // A name is accepted at load time: the class is looked up in each cycle's snapshot.
+    CHECK(create_error(R"({"priorityThreshold":{"name":"high"}})") == "");
+}
+
 TEST_CASE("args: errors carry field paths", "[args]") {
     struct Case {
         const char* args;
@@ -95,8 +144,6 @@ TEST_CASE("args: errors carry field paths", "[args]") {
         {R"({"labelSelector":{"matchLabel":{}}})", "labelSelector.matchLabel: unknown field"},
         {R"({"priorityThreshold":{"value":100,"name":"high"}})",
          "priorityThreshold: only one of value and name can be set (got value 100 and name \"high\")"},
-        {R"({"priorityThreshold":{"name":"high"}})",
-         "priorityThreshold.name: not supported yet: the snapshot does not provide PriorityClass objects"},
         {R"({"priorityThreshold":{"value":2000000001}})",
          "priorityThreshold.value: must be <= 2000000000 (system-critical priority), got 2000000001"},
         {R"({"priorityThreshold":{"value":3000000000}})",
@@ -107,8 +154,6 @@ TEST_CASE("args: errors carry field paths", "[args]") {
         {R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"},"matchExpressions":[{"key":"x","operator":"Near"}]}})",
          "namespaceLabelSelector.matchExpressions[0].operator: unknown operator \"Near\" (use In, NotIn, Exists or "
          "DoesNotExist)"},
-        {R"({"podProtections":{"extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})",
-         "podProtections.extraEnabled[1]: PodsWithResourceClaims is not supported yet"},
         {R"({"podProtections":{"extraEnabled":["DaemonSetPods"]}})",
          "podProtections.extraEnabled[0]: unknown pod protection \"DaemonSetPods\" (extraEnabled accepts: "
          "PodsWithPVC, PodsWithoutPDB, PodsWithResourceClaims)"},
@@ -117,7 +162,13 @@ TEST_CASE("args: errors carry field paths", "[args]") {
         {R"({"podProtections":{"defaultDisabled":["PodsWithPVC"]}})",
          "podProtections.defaultDisabled[0]: unknown pod protection \"PodsWithPVC\" (defaultDisabled accepts: "
          "PodsWithLocalStorage, DaemonSetPods, SystemCriticalPods, FailedBarePods)"},
-        {R"({"podProtections":{"config":{"PodsWithPVC":{}}}})", "podProtections.config: not supported yet"},
+        {R"({"podProtections":{"config":{"PodsWithPVC":{"protectedStorageClasses":[{"name":"a"},{"nam":"b"}]}}}})",
+         "podProtections.config.PodsWithPVC.protectedStorageClasses[1].nam: unknown field"},
+        {R"({"podProtections":{"config":{"PodsWithPVC":{"protectedStorageClasses":[{"name":"a"},{"name":""}]}}}})",
+         "podProtections.config.PodsWithPVC.protectedStorageClasses[1].name: must not be empty"},
+        {R"({"podProtections":{"config":{"PodsWithPVCs":{}}}})", "podProtections.config.PodsWithPVCs: unknown field"},
+        {R"({"podProtections":{"config":{"PodsWithPVC":{"protectedStorageClasses":"fast"}}}})",
+         "podProtections.config.PodsWithPVC.protectedStorageClasses: must be a list"},
         {R"({"podProtections":{"extraEnabled":["PodsWithPVC"]},"evictDaemonSetPods":true})",
          "evictDaemonSetPods: cannot be combined with podProtections"},
         {R"([])", "must be an object, got a list"},
@@ -138,11 +189,11 @@ TEST_CASE("args: namespaceLabelSelector is checked even without matchLabels (ups
 }
 
 TEST_CASE("args: every problem is reported at once", "[args]") {
-    std::string err = create_error(R"({"ignorePodsWithoutPDB":true,"priorityThreshold":{"name":"x"},)"
+    std::string err = create_error(R"({"ignorePodsWithoutPDB":true,"priorityThreshold":{"name":"x","value":1},)"
                                    R"("podProtections":{"extraEnabled":["PodsWithoutPDB"]},)"
                                    R"("namespaceLabelSelector":{"matchLabels":{"a":"b!"}},"nodeSelector":"a in ()x"})");
     CHECK_THAT(err, Catch::Matchers::Contains("ignorePodsWithoutPDB: cannot be combined with podProtections"));
-    CHECK_THAT(err, Catch::Matchers::Contains("priorityThreshold.name: not supported yet"));
+    CHECK_THAT(err, Catch::Matchers::Contains("priorityThreshold: only one of value and name can be set"));
     CHECK_THAT(err, Catch::Matchers::Contains("namespaceLabelSelector.matchLabels.a: invalid label value \"b!\""));
     CHECK_THAT(err, Catch::Matchers::Contains("nodeSelector: invalid label selector"));
 }

@@ -169,6 +169,35 @@ TEST_CASE("filter: DaemonSet, local storage and PVC protections", "[filter]") {
     });
 }
 
+// Upstream's "Pod with ResourceClaims is not evicted because 'PodsWithResourceClaims' is in
+// ExtraEnabled" (defaultevictor_test.go@v0.35.1), and the rule's place and switch.
+TEST_CASE("filter: PodsWithResourceClaims", "[filter][upstream]") {
+    const std::string on = R"({"podProtections":{"extraEnabled":["PodsWithResourceClaims"]}})";
+    const std::string with_pvc = R"({"podProtections":{"extraEnabled":["PodsWithPVC","PodsWithResourceClaims"]}})";
+    auto claimed = [](PodSpec& p) {
+        p.owner("ReplicaSet", "web-rs").resource_claim("test-claim", "test-resource-claim");
+    };
+    check_cases({
+        {"a pod with a resource claim", on, claimed, false, reason::kResourceClaims},
+        {"a claim from a template counts", on,
+         [](PodSpec& p) { p.owner("ReplicaSet", "web-rs").resource_claim("gpu", "", "gpu-template"); }, false,
+         reason::kResourceClaims},
+        {"a pod without resource claims", on, owned, true, ""},
+        {"off by default", "{}", claimed, true, ""},
+        {"with PodsWithPVC too", with_pvc, claimed, false, reason::kResourceClaims},
+        {"PVC is reported before resource claims (upstream's order)", with_pvc,
+         [](PodSpec& p) { p.owner("ReplicaSet", "web-rs").resource_claim("c", "claim").pvc_volume("data"); }, false,
+         reason::kPVC},
+        {"the evict annotation passes it", on,
+         [](PodSpec& p) {
+             p.owner("ReplicaSet", "web-rs")
+                 .resource_claim("c", "claim")
+                 .annotation("descheduler.alpha.kubernetes.io/evict", "true");
+         },
+         true, ""},
+    });
+}
+
 TEST_CASE("filter: system-critical pods and priorityThreshold", "[filter]") {
     auto prio = [](int32_t v) {
         return [v](PodSpec& p) {
@@ -608,4 +637,200 @@ TEST_CASE("preEvictionFilter: namespaceLabelSelector", "[preevictionfilter]") {
     workload(unknown, "p");
     CHECK(run_pre(unknown, R"({"namespaceLabelSelector":{"matchLabels":{"team":"a"}}})").reason ==
           reason::kNamespaceLabelSelector);
+}
+
+// ---------------------------------------------------------------------------------------------
+// priorityThreshold.name and protectedStorageClasses: the host's PriorityClasses and
+// PersistentVolumeClaims (kd_snapshot.list_objects, plugin API 1.8).
+
+namespace {
+
+std::string priority_class_json(const std::string& name, int32_t value) {
+    return R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":")" + name +
+           R"("},"value":)" + std::to_string(value) + "}";
+}
+
+// A claim; `storage_class` null leaves spec.storageClassName out.
+std::string pvc_json(const std::string& ns, const std::string& name, const char* storage_class) {
+    std::string spec = storage_class ? R"({"storageClassName":")" + std::string(storage_class) + R"("})" : "{}";
+    return R"({"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"namespace":")" + ns + R"(","name":")" +
+           name + R"("},"spec":)" + spec + "}";
+}
+
+const std::string kHighAndLow = "[" + priority_class_json("high", 900) + "," + priority_class_json("low", 800) + "]";
+
+}  // namespace
+
+// Upstream's threshold cases (defaultevictor_test.go@v0.35.1, "Pod not evicted because it has a
+// priority higher than the configured priority threshold" and its evictSystemCriticalPods
+// variants), with the threshold named instead of given: low = 800, the pod's priority 900.
+TEST_CASE("filter: priorityThreshold.name is the named PriorityClass's value", "[filter][upstream]") {
+    auto run = [](const std::string& args, int32_t priority, bool annotated = false) {
+        SnapshotBuilder b;
+        b.node("n1");
+        auto& p = workload(b, "p").with_priority(priority);
+        if (annotated) p.annotation("descheduler.alpha.kubernetes.io/evict", "true");
+        b.objects("PriorityClass", kHighAndLow);
+        return run_filter(b, args);
+    };
+    CHECK(run(R"({"priorityThreshold":{"name":"low"}})", 900).reason == reason::kPriorityThreshold);
+    CHECK(run(R"({"priorityThreshold":{"name":"low"}})", 800).reason == reason::kPriorityThreshold);
+    CHECK(run(R"({"priorityThreshold":{"name":"low"}})", 799).allowed);
+    CHECK(run(R"({"priorityThreshold":{"name":"high"}})", 899).allowed);
+    CHECK(run(R"({"priorityThreshold":{"name":"low"}})", 900, true).allowed);
+    CHECK(run(R"({"priorityThreshold":{"name":"low"},"evictSystemCriticalPods":true})", 900).allowed);
+    CHECK(
+        run(R"({"priorityThreshold":{"name":"low"},"podProtections":{"defaultDisabled":["SystemCriticalPods"]}})", 900)
+            .allowed);
+}
+
+TEST_CASE("filter: a priorityThreshold.name the host does not list fails every filter call, loudly", "[filter]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    workload(b, "p").with_priority(10);
+    workload(b, "annotated").annotation("descheduler.alpha.kubernetes.io/evict", "true");
+    b.objects("PriorityClass", kHighAndLow);
+    FakeHost host;
+    auto plugin = host.instantiate<DefaultEvictor>(R"({"priorityThreshold":{"name":"missing"}})");
+    const kd_snapshot* s = b.build();
+    kd::Snapshot snap(s);
+    const std::string expected =
+        "priorityThreshold.name: PriorityClass \"missing\" does not exist (the host lists 2 "
+        "PriorityClasses); create it or give priorityThreshold.value instead";
+    // Upstream would have no plugin at all: even the evict annotation does not pass.
+    for (const char* name : {"p", "annotated", "p"}) {
+        INFO(name);
+        CHECK_THROWS_WITH(plugin.filter(s, *snap.find_pod("default", name)), Catch::Contains(expected));
+    }
+    // Said once per snapshot revision in the log, not once per pod.
+    REQUIRE(host.logs().size() == 1);
+    CHECK_THAT(host.logs()[0], Catch::Contains(expected) && Catch::Contains("DefaultEvictor lets no pod be evicted"));
+
+    // The class appears: the threshold applies from the next snapshot (revision) on.
+    b.objects("PriorityClass", "[" + priority_class_json("missing", 5) + "]");
+    const kd_snapshot* s2 = b.build();
+    CHECK(plugin.filter(s2, *kd::Snapshot(s2).find_pod("default", "p")).reason == reason::kPriorityThreshold);
+    CHECK(host.logs().size() == 1);
+
+    // Not read at all while system-critical pods are not protected (as upstream).
+    SnapshotBuilder none;
+    none.node("n1");
+    workload(none, "p").with_priority(10);
+    CHECK(run_filter(none, R"({"priorityThreshold":{"name":"missing"},"evictSystemCriticalPods":true})").allowed);
+    // A host that may not list PriorityClasses lists none: the same failure.
+    CHECK_THROWS_WITH(run_filter(none, R"({"priorityThreshold":{"name":"low"}})"),
+                      Catch::Contains("PriorityClass \"low\" does not exist (the host lists 0 PriorityClasses)"));
+}
+
+TEST_CASE("filter: a named PriorityClass above system-critical priority fails as upstream's", "[filter]") {
+    SnapshotBuilder b;
+    b.node("n1");
+    workload(b, "p").with_priority(10);
+    b.objects("PriorityClass", "[" + priority_class_json("too-high", 2'000'000'001) + "]");
+    CHECK_THROWS_WITH(run_filter(b, R"({"priorityThreshold":{"name":"too-high"}})"),
+                      Catch::Contains("PriorityClass \"too-high\" has value 2000000001, above 2000000000"));
+}
+
+// Upstream's four storage-class cases (defaultevictor_test.go@v0.35.1: "Pod using StorageClass is
+// not evicted …", "Pod using unprotected StorageClass is evicted …", "Pod using unexisting PVC is
+// not evicted …", "Pod using protected and unprotected StorageClasses is not evicted").
+TEST_CASE("filter: protectedStorageClasses, as upstream's cases", "[filter][upstream]") {
+    auto args = [](const std::string& classes) {
+        return R"({"podProtections":{"extraEnabled":["PodsWithPVC"],"config":{"PodsWithPVC":{"protectedStorageClasses":[)" +
+               classes + "]}}}}";
+    };
+    struct Case {
+        const char* name;
+        std::string args;
+        std::vector<std::string> claims;
+        std::string pvcs;
+        bool allowed;
+        std::string reason;
+    };
+    const std::vector<Case> cases = {
+        {"a claim of a protected class",
+         args(R"({"name":"standard"})"),
+         {"foo"},
+         pvc_json("default", "foo", "standard"),
+         false,
+         reason::kPVC},
+        {"a claim of an unprotected class",
+         args(R"({"name":"protected"})"),
+         {"foo"},
+         pvc_json("default", "foo", "unprotected"),
+         true,
+         ""},
+        {"a claim the host does not list",
+         args(R"({"name":"protected"})"),
+         {"foo"},
+         "",
+         false,
+         reason::kUnknownStorageClass},
+        {"claims of a protected and an unprotected class",
+         args(R"({"name":"protected"})"),
+         {"protected", "unprotected"},
+         pvc_json("default", "protected", "protected") + "," + pvc_json("default", "unprotected", "unprotected"),
+         false,
+         reason::kPVC},
+    };
+    for (const auto& c : cases) {
+        SECTION(c.name) {
+            SnapshotBuilder b;
+            b.node("n1");
+            auto& p = workload(b, "p");
+            for (const auto& claim : c.claims) p.pvc_volume(claim);
+            b.objects("PersistentVolumeClaim", "[" + c.pvcs + "]");
+            kd::Verdict v = run_filter(b, c.args);
+            CHECK(v.allowed == c.allowed);
+            CHECK(v.reason == c.reason);
+        }
+    }
+}
+
+TEST_CASE("filter: protectedStorageClasses reads each claim as podStorageClasses does", "[filter]") {
+    const std::string on =
+        R"({"podProtections":{"extraEnabled":["PodsWithPVC"],"config":{"PodsWithPVC":{"protectedStorageClasses":[{"name":"fast"},{"name":"gold"}]}}}})";
+    SnapshotBuilder b;
+    b.node("n1");
+    workload(b, "gold").pvc_volume("gold-claim");
+    workload(b, "slow").pvc_volume("slow-claim");
+    workload(b, "classless").pvc_volume("no-class");
+    workload(b, "empty-class").pvc_volume("empty-class");
+    workload(b, "elsewhere").pvc_volume("other-ns-claim");
+    workload(b, "unknown-then-slow").pvc_volume("missing").pvc_volume("slow-claim");
+    workload(b, "no-claims");
+    b.pod("other", "p").on("n1").owner("ReplicaSet", "rs").pvc_volume("other-ns-claim");
+    b.objects("PersistentVolumeClaim",
+              "[" + pvc_json("default", "gold-claim", "gold") + "," + pvc_json("default", "slow-claim", "slow") + "," +
+                  pvc_json("default", "no-class", nullptr) + "," + pvc_json("default", "empty-class", "") + "," +
+                  pvc_json("other", "other-ns-claim", "fast") + "]");
+    FakeHost host;
+    auto plugin = host.instantiate<DefaultEvictor>(on);
+    const kd_snapshot* s = b.build();
+    kd::Snapshot snap(s);
+    auto verdict = [&](const char* ns, const char* name) { return plugin.filter(s, *snap.find_pod(ns, name)); };
+    CHECK(verdict("default", "gold").reason == reason::kPVC);  // the second class listed counts too
+    CHECK(verdict("default", "slow").allowed);
+    CHECK(verdict("default", "classless").reason == reason::kUnknownStorageClass);    // no storageClassName
+    CHECK(verdict("default", "empty-class").reason == reason::kUnknownStorageClass);  // "" is none
+    CHECK(verdict("default", "elsewhere").reason == reason::kUnknownStorageClass);    // claims are per namespace
+    CHECK(verdict("default", "unknown-then-slow").reason == reason::kUnknownStorageClass);
+    CHECK(verdict("default", "no-claims").allowed);
+    CHECK(verdict("other", "p").reason == reason::kPVC);
+
+    // Without PodsWithPVC the classes are not read (upstream reads config only for it), and the
+    // deprecated ignorePvcPods turns it on with them.
+    SnapshotBuilder one;
+    one.node("n1");
+    workload(one, "p").pvc_volume("missing");
+    CHECK(run_filter(one, R"({"podProtections":{"config":{"PodsWithPVC":{"protectedStorageClasses":[{"name":"x"}]}}}})")
+              .allowed);
+    CHECK(
+        run_filter(
+            one,
+            R"({"ignorePvcPods":true,"podProtections":{"config":{"PodsWithPVC":{"protectedStorageClasses":[{"name":"x"}]}}}})")
+            .reason == reason::kUnknownStorageClass);
+    // An empty list is no limit: every pod with a claim is protected.
+    CHECK(run_filter(one, R"({"ignorePvcPods":true,"podProtections":{"config":{"PodsWithPVC":{}}}})").reason ==
+          reason::kPVC);
 }

@@ -5,6 +5,8 @@
 #include "recording_sink.hpp"
 #include "spread_text.hpp"
 
+#include <kdesched/view.hpp>
+
 #include <catch2/catch.hpp>
 
 using namespace kd::test;
@@ -181,4 +183,51 @@ spec:
     REQUIRE(yaml.pods.size() == 1);
     CHECK(affinity_text(yaml.pods[0].bound_spec) == kWebAffinity);
     CHECK(yaml.texts[0] == json.texts[0]);
+}
+
+TEST_CASE("spec.resourceClaims and the volumes' claimNames (API 1.8) are read from JSON and YAML",
+          "[kinds][bound-list]") {
+    RecordingSink json;
+    load_text(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"ns"},"spec":{
+ "resourceClaims":[{"name":"gpu","resourceClaimName":"gpu-claim"},{"name":"nic","resourceClaimTemplateName":"nic-tpl"},{"name":"bare"}],
+ "volumes":[{"name":"data","persistentVolumeClaim":{"claimName":"data-a","readOnly":true}},{"name":"scratch","emptyDir":{}},
+  {"name":"logs","persistentVolumeClaim":{"claimName":"logs-a"}}],
+ "containers":[{"name":"c"}]}}
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b","namespace":"ns"},"spec":{"resourceClaims":[],"containers":[{"name":"c"}]}})",
+              json);
+    REQUIRE(json.pods.size() == 2);
+    const kd_pod_spec& a = json.pods[0].bound_spec;
+    REQUIRE(a.resource_claim_count == 3);
+    CHECK(a.resource_claims[0].struct_size == sizeof(kd_pod_resource_claim));
+    CHECK(kd::sv(a.resource_claims[0].name) == "gpu");
+    CHECK(kd::sv(a.resource_claims[0].resource_claim_name) == "gpu-claim");
+    CHECK(kd::sv(a.resource_claims[1].resource_claim_template_name) == "nic-tpl");
+    CHECK(kd::sv(a.resource_claims[2].name) == "bare");  // an entry with a name only still counts
+    REQUIRE(a.pvc_claim_names.count == 2);
+    CHECK(kd::sv(a.pvc_claim_names.items[0]) == "data-a");
+    CHECK(kd::sv(a.pvc_claim_names.items[1]) == "logs-a");
+    CHECK(json.pods[0].pvc);  // the PVC flag as before
+    // Nothing left over from the pod before.
+    CHECK(json.pods[1].bound_spec.resource_claim_count == 0);
+    CHECK(json.pods[1].bound_spec.pvc_claim_names.count == 0);
+
+    RecordingSink yaml;
+    load_text(R"(apiVersion: v1
+kind: Pod
+metadata: {name: a, namespace: ns}
+spec:
+  resourceClaims:
+  - {name: gpu, resourceClaimName: gpu-claim}
+  - {name: nic, resourceClaimTemplateName: nic-tpl}
+  - {name: bare}
+  volumes:
+  - {name: data, persistentVolumeClaim: {claimName: data-a, readOnly: true}}
+  - {name: scratch, emptyDir: {}}
+  - {name: logs, persistentVolumeClaim: {claimName: logs-a}}
+  containers: [{name: c}]
+)",
+              yaml, "pods.yaml");
+    REQUIRE(yaml.pods.size() == 1);
+    CHECK(yaml.texts[0] == json.texts[0]);
+    CHECK(json.texts[0] != json.texts[1]);
 }

@@ -95,3 +95,64 @@ TEST_CASE("Namespaces and PodDisruptionBudgets are listed to plugins in their wi
           R"("uid":"pdb-1"},"spec":{"selector":{"matchLabels":{"app":"front"},"matchExpressions":[{"key":"tier",)"
           R"("operator":"In","values":["a","b"]}]},"maxUnavailable":"25%"},"status":{"disruptionsAllowed":2}}])");
 }
+
+TEST_CASE("PriorityClasses and PersistentVolumeClaims are read from snapshot files and listed to plugins (API 1.8)",
+          "[decode]") {
+    const char* const json = R"({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "low", "uid": "pc-2"},
+         "value": 800, "globalDefault": false, "description": "batch"},
+        {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "high", "uid": "pc-1"},
+         "value": 900, "preemptionPolicy": "Never"},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"namespace": "web", "name": "data", "uid": "pvc-1"},
+         "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast", "resources": {"requests": {"storage": "1Gi"}}},
+         "status": {"phase": "Bound"}},
+        {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"namespace": "batch", "name": "scratch", "uid": "pvc-2"},
+         "spec": {"storageClassName": null}}
+    ]})";
+    const char* const yaml = R"(apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: low, uid: pc-2}
+value: 800
+globalDefault: false
+description: batch
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high, uid: pc-1}
+value: 900
+preemptionPolicy: Never
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {namespace: web, name: data, uid: pvc-1}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: fast
+  resources: {requests: {storage: 1Gi}}
+status: {phase: Bound}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {namespace: batch, name: scratch, uid: pvc-2}
+spec: {storageClassName: null}
+)";
+    const std::string priority_classes =
+        R"([{"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"high","uid":"pc-1"},"value":900},)"
+        R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"low","uid":"pc-2"},"value":800}])";
+    // By namespace and name; a claim naming no class has no storageClassName.
+    const std::string claims =
+        R"([{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"namespace":"batch","name":"scratch","uid":"pvc-2"},"spec":{}},)"
+        R"({"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"namespace":"web","name":"data","uid":"pvc-1"},)"
+        R"("spec":{"storageClassName":"fast"}}])";
+    for (auto [text, file] : {std::pair<const char*, const char*>{json, "objects.json"}, {yaml, "objects.yaml"}}) {
+        INFO(file);
+        ClusterModel model;
+        auto report = load_cluster_text(text, file, model);
+        CHECK(report.objects["PriorityClass"] == 2);
+        CHECK(report.objects["PersistentVolumeClaim"] == 2);
+        auto snap = std::make_unique<ClusterSnapshot>(model, 0);
+        kd::Snapshot s(&snap->raw());
+        CHECK(s.list_objects("PriorityClass") == priority_classes);
+        CHECK(s.list_objects("PersistentVolumeClaim") == claims);
+    }
+}

@@ -163,3 +163,53 @@ TEST_CASE("the model digest changes with the affinity terms and images", "[model
                                                           {R"("podAntiAffinity")", R"("podAffinity")"}})
         CHECK(affinity_digest(spread_replaced(kAffinityJson, from, to)) != base);
 }
+
+TEST_CASE("API 1.8 lists (resource claims, PVC claim names) reach the plugin view and the digest",
+          "[model][bound-list][digest]") {
+    const std::string claims =
+        R"("resourceClaims":[{"name":"gpu","resourceClaimName":"gpu-claim"},{"name":"nic","resourceClaimTemplateName":"nic-tpl"}],)"
+        R"("volumes":[{"name":"d","persistentVolumeClaim":{"claimName":"data-1"}},{"name":"l","persistentVolumeClaim":{"claimName":"logs-1"}}])";
+    ClusterModel m;
+    feed_spread(m,
+                {spread_pod("r1", claims), spread_pod("r2", claims),
+                 spread_pod("r3", spread_replaced(claims, "data-1", "data-2")), spread_pod("r4", R"("priority":0)")});
+    const kd_pod* r1 = m.pod_by_uid("r1");
+    REQUIRE(r1);
+    kd::Pod pod(r1);
+    auto rc = pod.resource_claims();
+    REQUIRE(rc);
+    REQUIRE(rc->size() == 2);
+    CHECK((*rc)[0].name() == "gpu");
+    CHECK((*rc)[0].resource_claim_name() == "gpu-claim");
+    CHECK((*rc)[1].resource_claim_template_name() == "nic-tpl");
+    REQUIRE(pod.pvc_claim_count() == 2);
+    CHECK(pod.pvc_claim_name(0) == "data-1");
+    CHECK(pod.pvc_claim_name(1) == "logs-1");
+    CHECK(pod.has_pvc());
+    // Equal lists share one spec; another claim name does not.
+    CHECK(m.pod_by_uid("r2")->spec == r1->spec);
+    CHECK(m.pod_by_uid("r3")->spec != r1->spec);
+    CHECK(kd::Pod(m.pod_by_uid("r3")).pvc_claim_name(0) == "data-2");
+    REQUIRE(kd::Pod(m.pod_by_uid("r4")).resource_claims());
+    CHECK(kd::Pod(m.pod_by_uid("r4")).resource_claims()->empty());
+
+    // A plugin on a host of API 1.7 is told the claims are not known, and sees no claim names;
+    // the 1.6 members are still there.
+    kd_pod_spec old_spec = *r1->spec;
+    old_spec.struct_size = offsetof(kd_pod_spec, resource_claims);
+    kd_pod old = *r1;
+    old.spec = &old_spec;
+    CHECK_FALSE(kd::Pod(&old).resource_claims());
+    CHECK(kd::Pod(&old).pvc_claim_count() == 0);
+    CHECK(kd::Pod(&old).container_image_count() == kd::Pod(r1).container_image_count());
+
+    auto digest = [](const std::string& spec) {
+        ClusterModel d;
+        feed_spread(d, {spread_pod("r1", spec)});
+        return digest_model(d).at("Pod");
+    };
+    const auto base = digest(claims);
+    CHECK(digest(claims) == base);
+    CHECK(digest(spread_replaced(claims, "gpu-claim", "gpu-claim-2")) != base);
+    CHECK(digest(spread_replaced(claims, "logs-1", "logs-2")) != base);
+}

@@ -28,6 +28,8 @@ const std::vector<std::string> kObjects = {
     R"({"apiVersion":"v1","kind":"Namespace","metadata":{"uid":"ns1","name":"shop","labels":{"team":"a"}}})",
     R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"PodMigrationJob","metadata":{"uid":"j1","name":"j1","resourceVersion":"7"},"spec":{"podRef":{"namespace":"shop","name":"web-1","uid":"p1"},"mode":"ReservationFirst"},"status":{"phase":"Running"}})",
     R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Reservation","metadata":{"uid":"r1","name":"r1","resourceVersion":"8"},"spec":{"template":{"spec":{"containers":[{"name":"c"}]}},"owners":[{"object":{"namespace":"shop","name":"web-1","uid":"p1"}}]},"status":{"phase":"Available","nodeName":"n1"}})",
+    R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"uid":"pc1","name":"high"},"value":1000})",
+    R"({"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"uid":"c1","namespace":"shop","name":"data"},"spec":{"storageClassName":"fast"}})",
 };
 
 void feed(ClusterModel& model, const std::vector<std::string>& objects) {
@@ -77,6 +79,8 @@ TEST_CASE("the digest counts every kind and does not depend on the order objects
     CHECK(forward.at("Namespace").count == 1);
     CHECK(forward.at("PodMigrationJob").count == 1);
     CHECK(forward.at("Reservation").count == 1);
+    CHECK(forward.at("PriorityClass").count == 1);
+    CHECK(forward.at("PersistentVolumeClaim").count == 1);
     CHECK(forward.count("Secret") == 0);  // read on demand, never listed
     CHECK(forward.at("Pod").digest.size() == 32);
 }
@@ -108,6 +112,10 @@ TEST_CASE("a changed field changes the digest of its kind only", "[model][digest
              {8, R"("phase":"Running")", R"("phase":"Succeeded")", "PodMigrationJob"},
              {8, R"("resourceVersion":"7")", R"("resourceVersion":"9")", "PodMigrationJob"},
              {9, R"("phase":"Available")", R"("phase":"Succeeded")", "Reservation"},
+             {10, R"("value":1000)", R"("value":1001)", "PriorityClass"},
+             {10, R"("name":"high")", R"("name":"higher")", "PriorityClass"},
+             {11, R"("storageClassName":"fast")", R"("storageClassName":"slow")", "PersistentVolumeClaim"},
+             {11, R"("namespace":"shop")", R"("namespace":"shop2")", "PersistentVolumeClaim"},
          }) {
         INFO(c.from << " -> " << c.to);
         CHECK(differing(base, digest_of(with(kObjects, c.object, c.from, c.to))) == std::vector<std::string>{c.kind});

@@ -56,6 +56,17 @@ void fill(ClusterModel& m) {
     ns.meta.uid = "ns-1";
     ns.meta.name = "shop";
     m.on_namespace(ns);
+    PriorityClassDraft pc;
+    pc.meta.uid = "pc-1";
+    pc.meta.name = "high";
+    pc.value = 1000;
+    m.on_priority_class(pc);
+    PersistentVolumeClaimDraft pvc;
+    pvc.meta.uid = "pvc-1";
+    pvc.meta.ns = "shop";
+    pvc.meta.name = "data";
+    pvc.storage_class = "fast";
+    m.on_pvc(pvc);
     SecretDraft secret;
     secret.meta.uid = "secret-1";
     secret.meta.ns = "shop";
@@ -77,10 +88,11 @@ TEST_CASE("remove takes every kind by key once: true, then false, the revision m
     ClusterModel m;
     fill(m);
     const std::vector<std::pair<ObjectKind, std::string>> keys = {
-        {ObjectKind::pod, "pod-1"},           {ObjectKind::node, "node-1"},        {ObjectKind::node_metric, "n1"},
-        {ObjectKind::replica_set, "rs-1"},    {ObjectKind::deployment, "dep-1"},   {ObjectKind::stateful_set, "sts-1"},
-        {ObjectKind::pdb, "pdb-1"},           {ObjectKind::namespace_, "ns-1"},    {ObjectKind::secret, "secret-1"},
-        {ObjectKind::migration_job, "job-1"}, {ObjectKind::reservation, "resv-1"},
+        {ObjectKind::pod, "pod-1"},           {ObjectKind::node, "node-1"},      {ObjectKind::node_metric, "n1"},
+        {ObjectKind::replica_set, "rs-1"},    {ObjectKind::deployment, "dep-1"}, {ObjectKind::stateful_set, "sts-1"},
+        {ObjectKind::pdb, "pdb-1"},           {ObjectKind::namespace_, "ns-1"},  {ObjectKind::secret, "secret-1"},
+        {ObjectKind::priority_class, "pc-1"}, {ObjectKind::pvc, "pvc-1"},        {ObjectKind::migration_job, "job-1"},
+        {ObjectKind::reservation, "resv-1"},
     };
     for (const auto& [kind, key] : keys) {
         INFO(kind_name(kind) << " " << key);
@@ -97,6 +109,8 @@ TEST_CASE("remove takes every kind by key once: true, then false, the revision m
     CHECK(m.workload_by_uid("dep-1") == nullptr);
     CHECK(m.pdbs().empty());
     CHECK(m.namespaces().empty());
+    CHECK(m.priority_classes().empty());
+    CHECK(m.pvcs().empty());
     CHECK(m.secret("shop", "token") == nullptr);
     CHECK(m.migration_job_by_name("job") == nullptr);
     CHECK(m.reservation_by_name("resv") == nullptr);

@@ -118,3 +118,22 @@ TEST_CASE("one bad object is reported with its name and skipped — the objects 
     std::string junk = "{\"metadata\": [";
     CHECK(decode_api_objects(junk.data(), junk.size(), "watch Pod", "Pod", "v1", m).has_value());
 }
+
+TEST_CASE("a relist of PersistentVolumeClaims replaces the claims and leaves the PriorityClasses", "[model][watch]") {
+    auto claim = [](const std::string& name, const std::string& cls) {
+        return R"({"metadata":{"uid":"pvc-)" + name + R"(","namespace":"shop","name":")" + name +
+               R"("},"spec":{"storageClassName":")" + cls + R"("}})";
+    };
+    ClusterModel m;
+    REQUIRE_FALSE(feed(claim("a", "fast") + claim("b", "slow"), "PersistentVolumeClaim", m));
+    REQUIRE_FALSE(feed(R"({"metadata":{"uid":"pc-1","name":"high"},"value":1000})", "PriorityClass", m));
+    CHECK(sorted(m.keys_of(ObjectKind::pvc)) == std::vector<std::string>{"pvc-a", "pvc-b"});
+    CHECK(m.priority_classes().at("pc-1").value == 1000);
+
+    Relist relist(m, ObjectKind::pvc);
+    REQUIRE_FALSE(feed(claim("b", "gold"), "PersistentVolumeClaim", relist));
+    CHECK(relist.finish() == 1);
+    CHECK(m.keys_of(ObjectKind::pvc) == std::vector<std::string>{"pvc-b"});
+    CHECK(m.pvcs().at("pvc-b").storage_class == "gold");
+    CHECK(m.keys_of(ObjectKind::priority_class) == std::vector<std::string>{"pc-1"});
+}
