@@ -180,7 +180,7 @@ TEST_CASE("fake host as an older host: pods and snapshots end where that minor's
     }
 }
 
-TEST_CASE("fake host: resource claims and PVC claim names (API 1.8); an older host does not know them",
+TEST_CASE("fake host: resource claims and PVC claim names (API 1.8), an older host does not know them",
           "[sdk][pods][target-api]") {
     for (uint32_t minor : {6u, 7u, 8u}) {
         INFO("host minor " << minor);
