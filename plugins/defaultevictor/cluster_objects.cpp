@@ -1,34 +1,20 @@
 #include "cluster_objects.hpp"
 
 #include <kdesched/decode.hpp>
+#include <kdesched/listed_objects.hpp>
 
 #include <rapidjson/document.h>
 
 namespace kd::plugins::defaultevictor {
 
+using kd::listed::for_each;
+using kd::listed::member;
+
 namespace {
 
-const rapidjson::Value* member(const rapidjson::Value& v, const char* name) {
-    if (!v.IsObject()) return nullptr;
-    auto it = v.FindMember(name);
-    return it == v.MemberEnd() ? nullptr : &it->value;
-}
-
+// The string member `name` of an object; "" when absent or not a string.
 std::string text(const rapidjson::Value& v, const char* name) {
-    const rapidjson::Value* m = member(v, name);
-    return m && m->IsString() ? std::string(m->GetString(), m->GetStringLength()) : std::string();
-}
-
-// The items of a list_objects answer ("[]" when the host keeps no such kind).
-template <class Each>
-void for_each_item(std::string_view json, Each&& each) {
-    rapidjson::Document doc;
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError() || !doc.IsArray()) return;
-    for (const auto& item : doc.GetArray()) {
-        const rapidjson::Value* meta = member(item, "metadata");
-        if (meta) each(item, *meta);
-    }
+    return kd::listed::text(member(v, name));
 }
 
 }  // namespace
@@ -42,38 +28,38 @@ void ClusterObjects::refresh(const kd::Snapshot& snapshot, Kinds kinds) {
     priority_classes_.clear();
     pvc_classes_.clear();
     if (kinds.namespaces)
-        for_each_item(snapshot.list_objects("Namespace"), [&](const rapidjson::Value&, const rapidjson::Value& meta) {
+        for_each(snapshot.list_objects("Namespace"), [&](const rapidjson::Value&, const rapidjson::Value& meta) {
             auto& labels = namespaces_[text(meta, "name")];
             if (const rapidjson::Value* l = member(meta, "labels"); l && l->IsObject())
                 for (const auto& kv : l->GetObject())
                     if (kv.value.IsString()) labels[kv.name.GetString()] = kv.value.GetString();
         });
     if (kinds.pdbs)
-        for_each_item(snapshot.list_objects("PodDisruptionBudget"),
-                      [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
-                          const rapidjson::Value* spec = member(item, "spec");
-                          const rapidjson::Value* selector = spec ? member(*spec, "selector") : nullptr;
-                          if (!selector || selector->IsNull()) return;
-                          kd::LabelSelector s;
-                          kd::Errors errs;
-                          kd::decode_value(*selector, s, "selector", errs);
-                          s.validate(errs, "selector");
-                          if (errs.empty()) pdb_selectors_[text(meta, "namespace")].push_back(std::move(s));
-                      });
+        for_each(snapshot.list_objects("PodDisruptionBudget"),
+                 [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                     const rapidjson::Value* spec = member(item, "spec");
+                     const rapidjson::Value* selector = spec ? member(*spec, "selector") : nullptr;
+                     if (!selector || selector->IsNull()) return;
+                     kd::LabelSelector s;
+                     kd::Errors errs;
+                     kd::decode_value(*selector, s, "selector", errs);
+                     s.validate(errs, "selector");
+                     if (errs.empty()) pdb_selectors_[text(meta, "namespace")].push_back(std::move(s));
+                 });
     if (kinds.priority_classes)
-        for_each_item(snapshot.list_objects("PriorityClass"),
-                      [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
-                          // The API requires a value; a class without one is not counted as known.
-                          const rapidjson::Value* value = member(item, "value");
-                          if (value && value->IsInt()) priority_classes_[text(meta, "name")] = value->GetInt();
-                      });
+        for_each(snapshot.list_objects("PriorityClass"),
+                 [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                     // The API requires a value; a class without one is not counted as known.
+                     const rapidjson::Value* value = member(item, "value");
+                     if (value && value->IsInt()) priority_classes_[text(meta, "name")] = value->GetInt();
+                 });
     if (kinds.pvcs)
-        for_each_item(snapshot.list_objects("PersistentVolumeClaim"),
-                      [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
-                          const rapidjson::Value* spec = member(item, "spec");
-                          pvc_classes_[text(meta, "namespace")][text(meta, "name")] =
-                              spec ? text(*spec, "storageClassName") : std::string();
-                      });
+        for_each(snapshot.list_objects("PersistentVolumeClaim"),
+                 [&](const rapidjson::Value& item, const rapidjson::Value& meta) {
+                     const rapidjson::Value* spec = member(item, "spec");
+                     pvc_classes_[text(meta, "namespace")][text(meta, "name")] =
+                         spec ? text(*spec, "storageClassName") : std::string();
+                 });
 }
 
 std::optional<int32_t> ClusterObjects::priority_class_value(std::string_view name) const {

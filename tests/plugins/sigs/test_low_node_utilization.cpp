@@ -144,10 +144,7 @@ TEST_CASE("LowNodeUtilization: with extended resource in some of nodes with devi
 TEST_CASE("LowNodeUtilization: without priorities, but only other node is unschedulable",
           "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    nu_node(b, "n1", 4000, 3000, 9);
-    nu_node(b, "n2", 4000, 3000, 10).cordon();
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b);
+    lnu_other_node_unschedulable(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()).empty());
 }
 
@@ -157,19 +154,7 @@ TEST_CASE("LowNodeUtilization: only other node doesn't match pod node selector o
         DYNAMIC_SECTION("without priorities, but only other node doesn't match pod node "
                         << (affinity ? "affinity" : "selector") << " for p4 and p5") {
             SnapshotBuilder b;
-            nu_node(b, "n1", 4000, 3000, 9);
-            nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
-            for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-            for (int i = 4; i <= 5; ++i) {
-                auto& p = nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-                if (affinity) {
-                    p.require_node("datacenter", "In", {"west"});
-                } else {
-                    p.select_node("datacenter", "west");
-                }
-            }
-            lnu_kept_pods(b);
-            if (affinity) nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+            lnu_p4_p5_want_west(b, affinity);
             CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2", "default/p3"});
         }
     }
@@ -186,14 +171,7 @@ TEST_CASE("LowNodeUtilization: deviation thresholds", "[lownodeutilization][upst
 
 TEST_CASE("LowNodeUtilization: deviation thresholds and overevicting memory", "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    nu_node(b, "n1", 4000, 3000, 10);
-    nu_node(b, "n2", 4000, 3000, 10);
-    nu_node(b, "n3", 4000, 3000, 10).cordon();
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 375, "n1"));
-    nu_ds(nu_pod(b, "p6", 400, 375, "n1"));
-    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 375, "n1"));
-    nu_critical(b, "p8", 400, 375, "n1");
-    nu_rs(nu_pod(b, "p9", 400, 3000, "n2"));
+    lnu_memory_overevicting(b);
     // n2's memory is full: no room.
     CHECK(nu_balance<LowNodeUtilization>(b, R"({"useDeviationThresholds": true,
         "thresholds": {"cpu": 5, "pods": 5}, "targetThresholds": {"cpu": 5, "pods": 5}})")
@@ -203,22 +181,13 @@ TEST_CASE("LowNodeUtilization: deviation thresholds and overevicting memory", "[
 TEST_CASE("LowNodeUtilization: without priorities different evictions for requested and actual resources",
           "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    nu_node(b, "n1", 4000, 3000, 9);
-    nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
-    for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    for (int i = 4; i <= 5; ++i)
-        nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).require_node("datacenter", "In", {"west"});
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+    lnu_requested_and_actual(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2", "default/p3"});
 }
 
 TEST_CASE("LowNodeUtilization: without priorities with node eviction limit", "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b, false);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_node_eviction_limit(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("evictionLimits": {"node": 2})")) ==
           Pods{"default/p1", "default/p2"});
 }

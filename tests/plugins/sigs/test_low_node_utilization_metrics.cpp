@@ -143,10 +143,7 @@ TEST_CASE("LowNodeUtilization by metrics: with extended resource, in some of nod
 TEST_CASE("LowNodeUtilization by metrics: without priorities, but only other node is unschedulable",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    nu_node(b, "n1", 4000, 3000, 9);
-    nu_node(b, "n2", 4000, 3000, 10).cordon();
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b);
+    lnu_other_node_unschedulable(b);
     nu_metrics(b, {{"n1", 3201, 0}, {"n2", 401, 0}}, kPods401);
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()).empty());
 }
@@ -157,19 +154,7 @@ TEST_CASE("LowNodeUtilization by metrics: only other node doesn't match pod node
         DYNAMIC_SECTION("without priorities, but only other node doesn't match pod node "
                         << (affinity ? "affinity" : "selector") << " for p4 and p5") {
             SnapshotBuilder b;
-            nu_node(b, "n1", 4000, 3000, 9);
-            nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
-            for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-            for (int i = 4; i <= 5; ++i) {
-                auto& p = nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-                if (affinity) {
-                    p.require_node("datacenter", "In", {"west"});
-                } else {
-                    p.select_node("datacenter", "west");
-                }
-            }
-            lnu_kept_pods(b);
-            if (affinity) nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+            lnu_p4_p5_want_west(b, affinity);
             nu_metrics(b, {{"n1", 3201, 0}, {"n2", 401, 0}}, {{"p1", 401, 0}, {"p2", 401, 0}, {"p3", 401, 0}});
             CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()) ==
                   Pods{"default/p1", "default/p2", "default/p3"});
@@ -189,14 +174,7 @@ TEST_CASE("LowNodeUtilization by metrics: deviation thresholds", "[lownodeutiliz
 TEST_CASE("LowNodeUtilization by metrics: deviation thresholds and overevicting memory",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    nu_node(b, "n1", 4000, 3000, 10);
-    nu_node(b, "n2", 4000, 3000, 10);
-    nu_node(b, "n3", 4000, 3000, 10).cordon();
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 375, "n1"));
-    nu_ds(nu_pod(b, "p6", 400, 375, "n1"));
-    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 375, "n1"));
-    nu_critical(b, "p8", 400, 375, "n1");
-    nu_rs(nu_pod(b, "p9", 400, 3000, "n2"));
+    lnu_memory_overevicting(b);
     std::vector<Usage> pods;
     for (int i = 1; i <= 8; ++i) pods.push_back({"p" + std::to_string(i), 400, 375});
     pods.push_back({"p9", 400, 3000});
@@ -209,13 +187,7 @@ TEST_CASE("LowNodeUtilization by metrics: deviation thresholds and overevicting 
 TEST_CASE("LowNodeUtilization by metrics: without priorities different evictions for requested and actual resources",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    nu_node(b, "n1", 4000, 3000, 9);
-    nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
-    for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    for (int i = 4; i <= 5; ++i)
-        nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).require_node("datacenter", "In", {"west"});
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+    lnu_requested_and_actual(b);
     nu_metrics(b, {{"n1", 3201, 0}, {"n2", 401, 0}}, {{"p1", 801, 0}, {"p2", 801, 0}, {"p3", 801, 0}});
     // By requests three pods go; measured at 801m each, two take n1 under its 2000m target.
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2"});
@@ -224,10 +196,7 @@ TEST_CASE("LowNodeUtilization by metrics: without priorities different evictions
 TEST_CASE("LowNodeUtilization by metrics: without priorities with node eviction limit",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b, false);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_node_eviction_limit(b);
     nu_metrics(b, kNodes3201, kPods401);
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args(R"("evictionLimits": {"node": 2})")) ==
           Pods{"default/p1", "default/p2"});

@@ -128,6 +128,62 @@ inline void lnu_without_priorities(SnapshotBuilder& b) {
 
 inline const Pods kLnuFirstFour = {"default/p1", "default/p2", "default/p3", "default/p4"};
 
+// The clusters of upstream's cases that run both by requests and by metrics (the metrics runs
+// add NodeMetrics and PodMetrics to them).
+
+// "only other node is unschedulable": p1..p5 and the kept pods on n1, n2 cordoned.
+inline void lnu_other_node_unschedulable(SnapshotBuilder& b) {
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10).cordon();
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b);
+}
+
+// "only other node doesn't match pod node selector (affinity) for p4 and p5": n2 is in datacenter
+// east, p4 and p5 want west by a nodeSelector or (`affinity`) a required node affinity.
+inline void lnu_p4_p5_want_west(SnapshotBuilder& b, bool affinity) {
+    nu_node(b, "n1", 4000, 3000, 9);
+    nu_node(b, "n2", 4000, 3000, 10).label("datacenter", "east");
+    for (int i = 1; i <= 3; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    for (int i = 4; i <= 5; ++i) {
+        auto& p = nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+        if (affinity) {
+            p.require_node("datacenter", "In", {"west"});
+        } else {
+            p.select_node("datacenter", "west");
+        }
+    }
+    lnu_kept_pods(b);
+    if (affinity) nu_rs(nu_pod(b, "p9", 0, 0, "n2"));
+}
+
+// "deviation thresholds and overevicting memory": n1 holds 8 pods of 375 bytes, n2's memory is
+// taken by p9 (3000 bytes).
+inline void lnu_memory_overevicting(SnapshotBuilder& b) {
+    nu_node(b, "n1", 4000, 3000, 10);
+    nu_node(b, "n2", 4000, 3000, 10);
+    nu_node(b, "n3", 4000, 3000, 10).cordon();
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 375, "n1"));
+    nu_ds(nu_pod(b, "p6", 400, 375, "n1"));
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 375, "n1"));
+    nu_critical(b, "p8", 400, 375, "n1");
+    nu_rs(nu_pod(b, "p9", 400, 3000, "n2"));
+}
+
+// "different evictions for requested and actual resources": as lnu_p4_p5_want_west with affinity,
+// p9 on n2 requesting nothing.
+inline void lnu_requested_and_actual(SnapshotBuilder& b) {
+    lnu_p4_p5_want_west(b, true);
+}
+
+// "with node eviction limit": p1..p5, the kept pods (the critical one unowned) on n1, p9 on n2.
+inline void lnu_node_eviction_limit(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    lnu_kept_pods(b, false);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
 // Upstream's BuildNodeMetrics and BuildPodMetrics (test/test_utils.go@v0.35.1): a name, cpu in
 // milli-cores and memory in bytes; pods are in namespace default with one container.
 struct Usage {
