@@ -15,11 +15,7 @@ using kd::plugins::sigs::LowNodeUtilization;
 
 TEST_CASE("LowNodeUtilization: no evictable pods", "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 4; ++i) nu_ds(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    nu_mirror_with_local_storage(nu_pod(b, "p5", 400, 0, "n1"));
-    nu_critical(b, "p6", 400, 0, "n1", false);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_no_evictable(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()).empty());
 }
 
@@ -31,10 +27,7 @@ TEST_CASE("LowNodeUtilization: without priorities", "[lownodeutilization][upstre
 
 TEST_CASE("LowNodeUtilization: without priorities, but excluding namespaces", "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace1"));
-    lnu_kept_pods(b, false);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_namespace1_pods(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args(R"("evictableNamespaces": {"exclude": ["namespace1"]})")).empty());
 }
 
@@ -45,12 +38,7 @@ TEST_CASE("LowNodeUtilization: without priorities, but include only default name
     // `include`, so the run is without it: the same pods go. p3..p5 have no owner: the evictor
     // keeps them.
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    nu_rs(nu_pod(b, "p1", 400, 0, "n1"));
-    nu_rs(nu_pod(b, "p2", 400, 0, "n1"));
-    for (int i = 3; i <= 5; ++i) nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace" + std::to_string(i));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_default_and_others(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2"});
     CHECK(sigs_test::create_error<LowNodeUtilization>(lnu_args(R"("evictableNamespaces": {"include": ["default"]})")) ==
           "evictableNamespaces.include: only Exclude namespaces can be set, inclusion is not supported");
@@ -59,22 +47,13 @@ TEST_CASE("LowNodeUtilization: without priorities, but include only default name
 TEST_CASE("LowNodeUtilization: without priorities stop when cpu capacity is depleted",
           "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_without_priorities(b);
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) == kLnuFirstFour);
 }
 
 TEST_CASE("LowNodeUtilization: with priorities", "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).with_priority(kHighPriority);
-    nu_rs(nu_pod(b, "p5", 400, 0, "n1")).with_priority(kLowPriority);
-    nu_ds(nu_pod(b, "p6", 400, 0, "n1")).with_priority(kHighPriority);
-    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1")).with_priority(kLowPriority);
-    nu_critical(b, "p8", 400, 0, "n1");
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_with_priorities(b);
     // The low-priority pod goes first.
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) ==
           Pods{"default/p5", "default/p1", "default/p2", "default/p3"});
@@ -82,14 +61,7 @@ TEST_CASE("LowNodeUtilization: with priorities", "[lownodeutilization][upstream]
 
 TEST_CASE("LowNodeUtilization: without priorities evicting best-effort pods only", "[lownodeutilization][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    nu_best_effort(nu_rs(nu_pod(b, "p1", 400, 0, "n1")));
-    nu_best_effort(nu_rs(nu_pod(b, "p2", 400, 0, "n1")));
-    nu_rs(nu_pod(b, "p3", 400, 0, "n1"));
-    nu_best_effort(nu_rs(nu_pod(b, "p4", 400, 0, "n1")));
-    nu_best_effort(nu_rs(nu_pod(b, "p5", 400, 0, "n1")));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_best_effort_pods(b);
     // BestEffort pods request nothing, so only the pod count frees room: four go, p3 stays.
     CHECK(nu_balance<LowNodeUtilization>(b, lnu_args()) ==
           Pods{"default/p1", "default/p2", "default/p4", "default/p5"});

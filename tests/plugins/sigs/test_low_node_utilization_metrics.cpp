@@ -28,11 +28,7 @@ std::string balance_error(SnapshotBuilder& b, const std::string& args, Profile& 
 
 TEST_CASE("LowNodeUtilization by metrics: no evictable pods", "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 4; ++i) nu_ds(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    nu_mirror_with_local_storage(nu_pod(b, "p5", 400, 0, "n1"));
-    nu_critical(b, "p6", 400, 0, "n1", false);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_no_evictable(b);
     nu_metrics(b, {{"n1", 2401, 0}, {"n2", 401, 0}, {"n3", 10, 0}}, kPods401);
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()).empty());
 }
@@ -49,10 +45,7 @@ TEST_CASE("LowNodeUtilization by metrics: without priorities", "[lownodeutilizat
 TEST_CASE("LowNodeUtilization by metrics: without priorities, but excluding namespaces",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace1"));
-    lnu_kept_pods(b, false);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_namespace1_pods(b);
     nu_metrics(b, kNodes3201, kPods401);
     CHECK(
         nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args(R"("evictableNamespaces": {"exclude": ["namespace1"]})"))
@@ -63,12 +56,7 @@ TEST_CASE("LowNodeUtilization by metrics: without priorities, but include only d
           "[lownodeutilization][metrics][upstream]") {
     // As in the requests-based case, the run is without `include` (kdesched refuses it).
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    nu_rs(nu_pod(b, "p1", 400, 0, "n1"));
-    nu_rs(nu_pod(b, "p2", 400, 0, "n1"));
-    for (int i = 3; i <= 5; ++i) nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace" + std::to_string(i));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_default_and_others(b);
     nu_metrics(b, kNodes3201, kPods401);
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()) == Pods{"default/p1", "default/p2"});
 }
@@ -76,23 +64,14 @@ TEST_CASE("LowNodeUtilization by metrics: without priorities, but include only d
 TEST_CASE("LowNodeUtilization by metrics: without priorities stop when cpu capacity is depleted",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 5; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_without_priorities(b);
     nu_metrics(b, {{"n1", 3201, 0}, {"n2", 401, 0}, {"n3", 0, 0}}, kPods401);
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()) == kLnuFirstFour);
 }
 
 TEST_CASE("LowNodeUtilization by metrics: with priorities", "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).with_priority(kHighPriority);
-    nu_rs(nu_pod(b, "p5", 400, 0, "n1")).with_priority(kLowPriority);
-    nu_ds(nu_pod(b, "p6", 400, 0, "n1")).with_priority(kHighPriority);
-    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1")).with_priority(kLowPriority);
-    nu_critical(b, "p8", 400, 0, "n1");
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_with_priorities(b);
     nu_metrics(b, kNodes3201, kPods401);
     CHECK(nu_balance_by_metrics<LowNodeUtilization>(b, lnu_args()) ==
           Pods{"default/p5", "default/p1", "default/p2", "default/p3"});
@@ -101,14 +80,7 @@ TEST_CASE("LowNodeUtilization by metrics: with priorities", "[lownodeutilization
 TEST_CASE("LowNodeUtilization by metrics: without priorities evicting best-effort pods only",
           "[lownodeutilization][metrics][upstream]") {
     SnapshotBuilder b;
-    lnu_three_nodes(b);
-    nu_best_effort(nu_rs(nu_pod(b, "p1", 400, 0, "n1")));
-    nu_best_effort(nu_rs(nu_pod(b, "p2", 400, 0, "n1")));
-    nu_rs(nu_pod(b, "p3", 400, 0, "n1"));
-    nu_best_effort(nu_rs(nu_pod(b, "p4", 400, 0, "n1")));
-    nu_best_effort(nu_rs(nu_pod(b, "p5", 400, 0, "n1")));
-    lnu_kept_pods(b);
-    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+    lnu_best_effort_pods(b);
     nu_metrics(b, kNodes3201, kPods401);
     // Upstream's evictedPods: the BestEffort pods go first, and measured usage (not the empty
     // requests) fills the room, so p3 stays.

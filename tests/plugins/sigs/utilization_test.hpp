@@ -131,6 +131,57 @@ inline const Pods kLnuFirstFour = {"default/p1", "default/p2", "default/p3", "de
 // The clusters of upstream's cases that run both by requests and by metrics (the metrics runs
 // add NodeMetrics and PodMetrics to them).
 
+// "no evictable pods": n1 holds DaemonSet, mirror and critical pods only.
+inline void lnu_no_evictable(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 4; ++i) nu_ds(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1"));
+    nu_mirror_with_local_storage(nu_pod(b, "p5", 400, 0, "n1"));
+    nu_critical(b, "p6", 400, 0, "n1", false);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
+// "but excluding namespaces": p1..p5 in namespace1.
+inline void lnu_namespace1_pods(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 5; ++i) nu_normal(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace1"));
+    lnu_kept_pods(b, false);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
+// "but include only default namespace": p1, p2 in default; p3..p5 unowned, each in a namespace of
+// its own.
+inline void lnu_default_and_others(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    nu_rs(nu_pod(b, "p1", 400, 0, "n1"));
+    nu_rs(nu_pod(b, "p2", 400, 0, "n1"));
+    for (int i = 3; i <= 5; ++i) nu_pod(b, "p" + std::to_string(i), 400, 0, "n1", "namespace" + std::to_string(i));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
+// "with priorities": p1..p4 high, p5 low.
+inline void lnu_with_priorities(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    for (int i = 1; i <= 4; ++i) nu_rs(nu_pod(b, "p" + std::to_string(i), 400, 0, "n1")).with_priority(kHighPriority);
+    nu_rs(nu_pod(b, "p5", 400, 0, "n1")).with_priority(kLowPriority);
+    nu_ds(nu_pod(b, "p6", 400, 0, "n1")).with_priority(kHighPriority);
+    nu_mirror_with_local_storage(nu_pod(b, "p7", 400, 0, "n1")).with_priority(kLowPriority);
+    nu_critical(b, "p8", 400, 0, "n1");
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
+// "evicting best-effort pods only": p1, p2, p4, p5 BestEffort, p3 not.
+inline void lnu_best_effort_pods(SnapshotBuilder& b) {
+    lnu_three_nodes(b);
+    nu_best_effort(nu_rs(nu_pod(b, "p1", 400, 0, "n1")));
+    nu_best_effort(nu_rs(nu_pod(b, "p2", 400, 0, "n1")));
+    nu_rs(nu_pod(b, "p3", 400, 0, "n1"));
+    nu_best_effort(nu_rs(nu_pod(b, "p4", 400, 0, "n1")));
+    nu_best_effort(nu_rs(nu_pod(b, "p5", 400, 0, "n1")));
+    lnu_kept_pods(b);
+    nu_rs(nu_pod(b, "p9", 400, 0, "n2"));
+}
+
 // "only other node is unschedulable": p1..p5 and the kept pods on n1, n2 cordoned.
 inline void lnu_other_node_unschedulable(SnapshotBuilder& b) {
     nu_node(b, "n1", 4000, 3000, 9);
