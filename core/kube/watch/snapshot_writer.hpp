@@ -4,6 +4,7 @@
 // managedFields or the last-applied annotation (about half of a pod's bytes, never read).
 #pragma once
 
+#include "cluster/kind_table.hpp"
 #include "kube/watch/change_queue.hpp"
 
 #include <array>
@@ -26,7 +27,8 @@ public:
 
 private:
     std::ostream& out_;
-    std::array<std::vector<std::string>, 14> pending_, done_;  // per ObjectKind: objects as written
+    // Per ObjectKind: objects as written. Sized by the kind table, so a new kind cannot index past it.
+    std::array<std::vector<std::string>, kAllObjectKinds.size()> pending_, done_;
 };
 
 }  // namespace kd::core::kube
