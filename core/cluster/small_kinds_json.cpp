@@ -5,14 +5,19 @@
 namespace kd::core {
 
 namespace {
-// {"apiVersion": …, "kind": …, "metadata": { — the caller writes the metadata's members.
+// {"apiVersion": …, "kind": …, "metadata": {"namespace" (namespaced kinds), "name", "uid" (when
+// known) — the caller may add to the metadata, then closes it.
 template <class W>
-void start_with_metadata(W& w, std::string_view api_version, std::string_view kind) {
+void start_with_metadata(W& w, std::string_view api_version, std::string_view kind, std::string_view ns,
+                         std::string_view name, std::string_view uid) {
     w.StartObject();
     json::field(w, "apiVersion", api_version);
     json::field(w, "kind", kind);
     json::key(w, "metadata");
     w.StartObject();
+    json::field_if_set(w, "namespace", ns);
+    json::field(w, "name", name);
+    json::field_if_set(w, "uid", uid);
 }
 
 template <class W>
@@ -28,9 +33,7 @@ void int_or_string(W& w, std::string_view key, const std::optional<kd::IntOrStri
 
 std::string to_json(const Namespace& ns) {
     json::TextWriter w;
-    start_with_metadata(w, "v1", "Namespace");
-    json::field(w, "name", ns.name);
-    json::field_if_set(w, "uid", ns.uid);
+    start_with_metadata(w, "v1", "Namespace", "", ns.name, ns.uid);
     json::string_map(w, "labels", ns.labels);
     w.EndObject();
     w.EndObject();
@@ -39,10 +42,7 @@ std::string to_json(const Namespace& ns) {
 
 std::string to_json(const PodDisruptionBudget& pdb) {
     json::TextWriter w;
-    start_with_metadata(w, "policy/v1", "PodDisruptionBudget");
-    json::field(w, "namespace", pdb.ns);
-    json::field(w, "name", pdb.name);
-    json::field_if_set(w, "uid", pdb.uid);
+    start_with_metadata(w, "policy/v1", "PodDisruptionBudget", pdb.ns, pdb.name, pdb.uid);
     w.EndObject();
     json::key(w, "spec");
     w.StartObject();
@@ -62,9 +62,7 @@ std::string to_json(const PodDisruptionBudget& pdb) {
 
 std::string to_json(const PriorityClass& pc) {
     json::TextWriter w;
-    start_with_metadata(w, "scheduling.k8s.io/v1", "PriorityClass");
-    json::field(w, "name", pc.name);
-    json::field_if_set(w, "uid", pc.uid);
+    start_with_metadata(w, "scheduling.k8s.io/v1", "PriorityClass", "", pc.name, pc.uid);
     w.EndObject();
     json::key(w, "value");
     w.Int(pc.value);
@@ -74,10 +72,7 @@ std::string to_json(const PriorityClass& pc) {
 
 std::string to_json(const PersistentVolumeClaim& pvc) {
     json::TextWriter w;
-    start_with_metadata(w, "v1", "PersistentVolumeClaim");
-    json::field(w, "namespace", pvc.ns);
-    json::field(w, "name", pvc.name);
-    json::field_if_set(w, "uid", pvc.uid);
+    start_with_metadata(w, "v1", "PersistentVolumeClaim", pvc.ns, pvc.name, pvc.uid);
     w.EndObject();
     json::key(w, "spec");
     w.StartObject();
