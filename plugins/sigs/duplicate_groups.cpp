@@ -1,7 +1,7 @@
 #include "duplicate_groups.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
 
 namespace kd::plugins::sigs {
 
@@ -11,8 +11,9 @@ namespace {
 // fields (a hash key for them).
 void dup_put(std::string& out, std::string_view s) {
     char digits[24];
-    int n = std::snprintf(digits, sizeof digits, "%zu:", s.size());
-    out.append(digits, static_cast<size_t>(n)).append(s);
+    char* end = std::to_chars(digits, digits + sizeof digits - 1, s.size()).ptr;
+    *end++ = ':';
+    out.append(digits, end).append(s);
 }
 
 }  // namespace
@@ -39,10 +40,7 @@ OwnerKey DuplicateGroups::owner_key(const KeyOrigin& origin) {
     return {};
 }
 
-const DuplicateGroups::SpecKeys& DuplicateGroups::keys_of(const Pod& pod) {
-    auto [found, fresh] = by_spec_.try_emplace(pod.raw()->spec);
-    if (!fresh) return found->second;
-    SpecKeys& out = found->second;
+void DuplicateGroups::work_out(const Pod& pod, SpecKeys& out) {
     sorted_images(pod);
 
     // A pod is known by every owner × image pair; two pods are duplicates when the sorted lists
@@ -59,24 +57,22 @@ const DuplicateGroups::SpecKeys& DuplicateGroups::keys_of(const Pod& pod) {
         hashed_.clear();
         for (std::string_view field : {pod.ns(), owner.kind(), owner.name(), std::string_view(joined_)})
             dup_put(hashed_, field);
-        auto [id, added] = key_ids_.try_emplace(hashed_, origins_.size());
-        if (added) {
+        size_t id = key_ids_.id_of(hashed_);
+        if (id == origins_.size()) {
             origins_.push_back({pod, at});
             count_.push_back(0);
             group_of_key_.push_back(kNoGroup);
         }
-        out.keys.push_back(id->second);
+        out.keys.push_back(id);
         ++at;
     }
     std::sort(identity_.begin(), identity_.begin() + static_cast<ptrdiff_t>(entries));
     hashed_.clear();
     for (size_t i = 0; i < entries; ++i) dup_put(hashed_, identity_[i]);
-    out.identity = identity_ids_.try_emplace(hashed_, identity_ids_.size()).first->second;
-    return out;
+    out.identity = identity_ids_.id_of(hashed_);
 }
 
-void DuplicateGroups::add(const Pod& pod) {
-    const SpecKeys& spec = keys_of(pod);
+void DuplicateGroups::add(const Pod& pod, const SpecKeys& spec) {
     for (size_t key : spec.keys) ++count_[key];
     if (std::find(seen_on_node_.begin(), seen_on_node_.end(), spec.identity) == seen_on_node_.end()) {
         seen_on_node_.push_back(spec.identity);

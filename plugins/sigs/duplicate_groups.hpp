@@ -2,6 +2,9 @@
 // @v0.35.1): the owner keys a pod counts under, and the pods that repeat another pod of their node.
 #pragma once
 
+#include "text_ids.hpp"
+
+#include <kdesched/address_table.hpp>
 #include <kdesched/view.hpp>
 
 #include <compare>
@@ -10,7 +13,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,40 +38,53 @@ struct DuplicatesOfOwner {
 // Collects the owner keys and the duplicates, node by node, in the order given.
 class DuplicateGroups {
 public:
-    // Starts a node: duplicates are found among the pods of one node only.
-    void begin_node(std::string_view node);
-    // Counts a candidate pod of the current node (one with owners and images).
-    void add(const Pod& pod);
-    // The owner keys that have duplicates, in the order their first duplicate was found.
-    std::vector<DuplicatesOfOwner> take();
-
-private:
     // What a pod spec counts under: its owner keys (ids into origins_) and its identity (the sorted
     // ns/kind/name/image list, numbered: equal lists, equal ids). Everything add() reads is in
     // the spec (namespace, owners, images), which pods share: it is worked out once per spec.
     struct SpecKeys {
         std::vector<size_t> keys;
         size_t identity = 0;
+        bool candidate = false;  // what the caller's test said of the spec; no keys when false
     };
+
+    // Starts a node: duplicates are found among the pods of one node only.
+    void begin_node(std::string_view node);
+    // The keys of the pod's spec, or nullptr when `candidate(pod)` (asked once per spec: it may
+    // read only what the spec holds) says the spec's pods never count.
+    template <class SpecTest>
+    const SpecKeys* keys_if(const Pod& pod, SpecTest&& candidate) {
+        auto [keys, fresh] = by_spec_.try_emplace(pod.raw()->spec);
+        if (fresh) {
+            keys.candidate = candidate(pod);
+            if (keys.candidate) work_out(pod, keys);
+        }
+        return keys.candidate ? &keys : nullptr;
+    }
+    // Counts a pod of the current node under the keys keys_if gave for it.
+    void add(const Pod& pod, const SpecKeys& spec);
+    // The owner keys that have duplicates, in the order their first duplicate was found.
+    std::vector<DuplicatesOfOwner> take();
+
+private:
     // A key's first pod and which of its owners: the OwnerKey is spelled out only for a group.
     struct KeyOrigin {
         Pod pod;
         size_t owner;
     };
-    const SpecKeys& keys_of(const Pod& pod);
+    void work_out(const Pod& pod, SpecKeys& out);
     void sorted_images(const Pod& pod);  // into images_ and joined_
     OwnerKey owner_key(const KeyOrigin& origin);
 
     std::string node_;
     std::vector<size_t> seen_on_node_;  // identities of the current node's pods
-    std::unordered_map<const kd_pod_spec*, SpecKeys> by_spec_;
-    std::unordered_map<std::string, size_t> key_ids_;       // length-prefixed ns, kind, name, images
-    std::vector<KeyOrigin> origins_;                        // by key id
-    std::vector<int32_t> count_;                            // by key id
-    std::vector<size_t> group_of_key_;                      // by key id: index into groups_, or kNoGroup
-    std::unordered_map<std::string, size_t> identity_ids_;  // the length-prefixed sorted list
+    SpecTable<SpecKeys> by_spec_;
+    TextIds key_ids_;                   // length-prefixed ns, kind, name, images
+    std::vector<KeyOrigin> origins_;    // by key id
+    std::vector<int32_t> count_;        // by key id
+    std::vector<size_t> group_of_key_;  // by key id: index into groups_, or kNoGroup
+    TextIds identity_ids_;              // the length-prefixed sorted list
     std::vector<DuplicatesOfOwner> groups_;
-    // Scratch for keys_of, kept between calls.
+    // Scratch for work_out, kept between calls.
     std::vector<std::string_view> images_;
     std::string joined_, hashed_;
     std::vector<std::string> identity_;

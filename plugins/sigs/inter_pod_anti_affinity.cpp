@@ -2,6 +2,7 @@
 
 #include "utilization_eviction.hpp"
 
+#include <kdesched/address_table.hpp>
 #include <kdesched/pod_affinity.hpp>
 
 #include <algorithm>
@@ -26,11 +27,12 @@ class CountedPods {
 public:
     CountedPods(const std::vector<Node>& nodes, const std::unordered_map<std::string_view, uint32_t>& index)
         : nodes_(nodes), index_(index) {}
-    // Pods come node by node, in the nodes' order.
-    void add(const Pod& pod, uint32_t node) {
-        auto [it, fresh] = namespace_ids_.try_emplace(pod.ns(), static_cast<uint32_t>(namespace_ids_.size()));
-        listed_.push_back({pod, node, it->second});
+    // The number of a namespace, for add().
+    uint32_t namespace_id(std::string_view ns) {
+        return namespace_ids_.try_emplace(ns, static_cast<uint32_t>(namespace_ids_.size())).first->second;
     }
+    // Pods come node by node, in the nodes' order; `ns` is namespace_id(pod.ns()).
+    void add(const Pod& pod, uint32_t node, uint32_t ns) { listed_.push_back({pod, node, ns}); }
     // After the last add: groups the pods by namespace (stable, so each stays in node order).
     void seal() {
         begin_.assign(namespace_ids_.size() + 1, 0);
@@ -157,13 +159,27 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
         index.emplace(node.name(), static_cast<uint32_t>(nodes.size()));
         nodes.push_back(node);
     }
-    std::vector<std::vector<Pod>> on_node(nodes.size());
+    std::vector<std::vector<Pod>> on_node(nodes.size());  // the pods declaring required anti-affinity
     CountedPods counted(nodes, index);
+    // What the listing reads of a pod besides its phase is its spec's (namespace, labels, terms):
+    // worked out once per spec.
+    struct Listing {
+        bool in_scope = false, has_terms = false;
+        uint32_t ns = 0;
+    };
+    SpecTable<Listing> listing_of;
     for (uint32_t n = 0; n < nodes.size(); ++n) {
-        for (auto pod : snap.pods_on_node(nodes[n].name())) {
-            if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
-            on_node[n].push_back(pod);
-            counted.add(pod, n);
+        auto pods = snap.pods_on_node(nodes[n].name());
+        prefetch_specs(pods);
+        for (auto pod : pods) {
+            if (pod.finished()) continue;
+            auto [listing, fresh] = listing_of.try_emplace(pod.raw()->spec);
+            if (fresh && in_scope(args_.namespaces, args_.labelSelector, pod))
+                listing = {true, !pod.pod_anti_affinity_terms().empty(), counted.namespace_id(pod.ns())};
+            if (!listing.in_scope) continue;
+            // Only a pod with required anti-affinity terms is ever checked; the others count.
+            if (listing.has_terms) on_node[n].push_back(pod);
+            counted.add(pod, n, listing.ns);
         }
     }
     counted.seal();
@@ -178,14 +194,11 @@ void RemovePodsViolatingInterPodAntiAffinity::deschedule(Cycle& cycle) {
     options.pre_eviction_filter = false;  // asked just before, as upstream asks it
     for (uint32_t n = 0; n < nodes.size(); ++n) {
         auto& pods = on_node[n];
-        // A node without a pod declaring required anti-affinity has nothing to check.
-        if (std::none_of(pods.begin(), pods.end(), [](const Pod& p) { return !p.pod_anti_affinity_terms().empty(); }))
-            continue;
         // podutil.SortPodsBasedOnPriorityLowToHigh, as the utilization plugins order their pods.
+        // Upstream sorts all the node's pods and skips those without terms: a stable sort of just
+        // the pods with terms puts them in the same order.
         sort_pods_for_eviction(pods);
         for (const Pod& pod : pods) {
-            // Without required anti-affinity terms nothing can be violated (no lookup needed).
-            if (pod.pod_anti_affinity_terms().empty()) continue;
             AntiAffinityMatch found = anti_affinity_violated(pod, pods_in, node_of);
             if (found == AntiAffinityMatch::invalid) warn_invalid_term(cycle, pod);
             if (found != AntiAffinityMatch::match) continue;

@@ -25,8 +25,7 @@ size_t count_target_nodes(PlacementTargets& placements, const DuplicatesOfOwner&
 
 }  // namespace
 
-bool RemoveDuplicates::candidate(const Pod& pod) const {
-    if (pod.finished()) return false;
+bool RemoveDuplicates::template_candidate(const Pod& pod) const {
     if (args_.namespaces && !args_.namespaces->allows(pod.ns())) return false;
     if (pod.owners().empty()) return false;
     for (auto owner : pod.owners())
@@ -42,8 +41,11 @@ void RemoveDuplicates::balance(Cycle& cycle) {
         groups.begin_node(node.name());
         auto on_node = snap.pods_on_node(node.name());
         prefetch_specs(on_node);  // candidate() reads the owners, images and namespace there
-        for (auto pod : on_node)
-            if (candidate(pod) && evictor_admits(cycle, pod)) groups.add(pod);
+        for (auto pod : on_node) {
+            if (pod.finished()) continue;
+            auto spec = groups.keys_if(pod, [this](const Pod& p) { return template_candidate(p); });
+            if (spec && evictor_admits(cycle, pod)) groups.add(pod, *spec);
+        }
     }
     // A pod duplicated under several owner keys is evicted once.
     std::unordered_set<std::string_view> evicted;

@@ -36,11 +36,11 @@ public:
     RemoveDuplicates(Host&, Args args) : args_(std::move(args)) {}
     void balance(Cycle& cycle);
 
-    // Whether the pod may count as a duplicate at all: not Succeeded or Failed, in `namespaces`,
-    // with an ownerReference and none of an excluded kind, running at least one container.
-    bool candidate(const Pod& pod) const;
-
 private:
+    // Whether a pod of this spec may count as a duplicate at all (the pod must also not be
+    // Succeeded or Failed): in `namespaces`, with an ownerReference and none of an excluded kind,
+    // running at least one container. All of it is read from the spec.
+    bool template_candidate(const Pod& pod) const;
     Args args_;
 };
 

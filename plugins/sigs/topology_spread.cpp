@@ -4,6 +4,8 @@
 #include "topology_spread_constraint.hpp"
 #include "topology_spread_domains.hpp"
 
+#include <kdesched/address_table.hpp>
+
 #include <map>
 #include <optional>
 #include <set>
@@ -25,14 +27,14 @@ class Admission {
 public:
     explicit Admission(const Cycle& cycle) : cycle_(cycle) {}
     bool operator()(const Pod& pod) {
-        auto it = known_.find(pod.raw());
-        if (it == known_.end()) it = known_.emplace(pod.raw(), cycle_.filter(pod).allowed).first;
-        return it->second;
+        auto [allowed, fresh] = known_.try_emplace(pod.raw());
+        if (fresh) allowed = cycle_.filter(pod).allowed;
+        return allowed;
     }
 
 private:
     const Cycle& cycle_;
-    std::unordered_map<const kd_pod*, bool> known_;
+    PodTable<bool> known_;
 };
 
 // Whether the pod declares a constraint whose action is balanced.
@@ -104,8 +106,14 @@ public:
         auto key = by_key_.find(label->first);
         if (key == by_key_.end()) {
             key = by_key_.try_emplace(std::string(label->first)).first;
-            for (const ListedPod& entry : all_)
-                if (auto value = entry.pod.labels().get(label->first)) key->second[*value].push_back(entry);
+            // Labels are the spec's: each spec's value is looked up once (the table is this
+            // key's alone), its pods are filed under it.
+            SpecTable<std::optional<std::string_view>> value_of(all_.size() / 4);
+            for (const ListedPod& entry : all_) {
+                auto [value, fresh] = value_of.try_emplace(entry.pod.raw()->spec);
+                if (fresh) value = entry.pod.labels().get(label->first);
+                if (value) key->second[*value].push_back(entry);
+            }
         }
         auto it = key->second.find(label->second);
         return it == key->second.end() ? none_ : it->second;
@@ -198,14 +206,24 @@ void RemovePodsViolatingTopologySpreadConstraint::balance(Cycle& cycle) {
     // Whether a pod declares a balanced constraint is noted while it is listed (one read of its spec).
     const std::vector<std::string> actions = args_.balanced_actions();
     std::map<std::string_view, NamespacePods> by_namespace;
-    std::unordered_map<std::string_view, NamespacePods*> namespace_of;
-    for (uint32_t n = 0; n < nodes.size(); ++n)
-        for (auto pod : snap.pods_on_node(nodes[n].name())) {
-            if (pod.finished() || !in_scope(args_.namespaces, args_.labelSelector, pod)) continue;
-            NamespacePods*& list = namespace_of[pod.ns()];
-            if (!list) list = &by_namespace[pod.ns()];
-            list->add(pod, n, declares_balanced(pod, actions));
+    // What the listing reads of a pod besides its phase is its spec's (namespace, labels,
+    // constraints): worked out once per spec. No list: out of scope.
+    struct Listing {
+        NamespacePods* list = nullptr;
+        bool declares = false;
+    };
+    SpecTable<Listing> listing_of;
+    for (uint32_t n = 0; n < nodes.size(); ++n) {
+        auto on_node = snap.pods_on_node(nodes[n].name());
+        prefetch_specs(on_node);
+        for (auto pod : on_node) {
+            if (pod.finished()) continue;
+            auto [listing, fresh] = listing_of.try_emplace(pod.raw()->spec);
+            if (fresh && in_scope(args_.namespaces, args_.labelSelector, pod))
+                listing = {&by_namespace[pod.ns()], declares_balanced(pod, actions)};
+            if (listing.list) listing.list->add(pod, n, listing.declares);
         }
+    }
     DomainSkeletons skeletons(nodes);
     Admission admits(cycle);
 
