@@ -9,25 +9,24 @@ UsageMetricsList list_usage_metrics(ApiClient& client, std::string_view resource
     UsageMetricsList out;
     ApiResult r = client.call({"GET", path, {{"Accept", "application/json"}}, "", ""});
     if (r.code == 404 || r.code == 503) {
-        out.outcome = UsageMetricsList::Outcome::not_served;
         out.problem = std::string(kMetricsApiVersion) + " is not served (" + r.describe() +
                       "): is metrics-server installed and its APIService available (kubectl get apiservice "
                       "v1beta1.metrics.k8s.io)?";
         return out;
     }
     if (!r.ok()) {
-        out.outcome = UsageMetricsList::Outcome::refused;
-        out.problem = "cannot list " + std::string(resource) + " of metrics.k8s.io: " + r.describe() +
-                      (r.code == 403 ? "; grant " + rbac_rule("list", resource, "metrics.k8s.io") +
-                                           " to kdesched's ServiceAccount (deploy/base/rbac.yaml does)"
-                                     : std::string()) +
-                      ".";
+        out.problem =
+            "cannot list " + std::string(resource) + " of metrics.k8s.io: " + r.describe() +
+            (r.code == 403
+                 ? "; grant " + rbac_rule("list", resource, "metrics.k8s.io") +
+                       " to the user kdesched runs as (deploy/base/rbac.yaml grants it to kdesched's ServiceAccount)"
+                 : std::string()) +
+            ".";
         return out;
     }
     out.answer.Parse(r.body.data(), r.body.size());
     const auto& doc = out.answer;
     if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") || !doc["items"].IsArray()) {
-        out.outcome = UsageMetricsList::Outcome::malformed;
         out.problem = "GET " + path + " answered something that is not a list with items.";
     }
     return out;

@@ -15,13 +15,11 @@
 namespace kd::core::kube {
 
 struct UsageMetricsList {
-    enum class Outcome { listed, not_served, refused, malformed };
-    Outcome outcome = Outcome::listed;
-    // When not listed: what went wrong and what to do, as one or two sentences ending in '.' or
-    // '?', so that the caller can append what it means for it.
+    // "" when listed; else what went wrong and what to do, as one or two sentences ending in '.'
+    // or '?', so that the caller can append what it means for it.
     std::string problem;
     rapidjson::Document answer;  // when listed: the List, whose "items" is an array
-    bool listed() const { return outcome == Outcome::listed; }
+    bool listed() const { return problem.empty(); }
     rapidjson::Value& items() { return answer["items"]; }
 };
 
