@@ -1,11 +1,14 @@
 // `kdesched snapshot`: what kdesched reads from a live cluster, written as a snapshot file that
 // `kdesched simulate --cluster` replays — for bug reports and for replaying a production moment.
 // With --digest, the digest of the model it decodes into, to compare with a daemon's /debug/model.
+// metrics-server's NodeMetrics and PodMetrics go in too when the server serves them: the usage
+// LowNodeUtilization's metricsUtilization measures by.
 #include "cli/live_cluster.hpp"
 #include "cli/subcommand.hpp"
 #include "cluster/model_digest.hpp"
 #include "error.hpp"
 #include "kube/watch/snapshot_writer.hpp"
+#include "kube/watch/usage_metrics_list.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -40,6 +43,25 @@ int write_digest(const SnapshotOptions& opts, core::kube::ApiClient& client) {
     return kOk;
 }
 
+// metrics-server's usage, listed once, both kinds or neither (the daemon's poller takes pods only
+// with nodes, too). Without it the snapshot is still useful: one line on stderr says so.
+void add_usage_metrics(core::kube::ApiClient& client, core::kube::SnapshotWriter& writer) {
+    core::kube::UsageMetricsList nodes = core::kube::list_usage_metrics(client, "nodes");
+    std::string problem = nodes.problem;
+    if (nodes.listed()) {
+        core::kube::UsageMetricsList pods = core::kube::list_usage_metrics(client, "pods");
+        if (pods.listed()) {
+            writer.add_listed(core::kMetricsApiVersion, core::kNodeMetricsKind, nodes.items());
+            writer.add_listed(core::kMetricsApiVersion, core::kPodMetricsKind, pods.items());
+            return;
+        }
+        problem = pods.problem;
+    }
+    std::cerr << "warning: the snapshot has no NodeMetrics or PodMetrics: " << problem
+              << " LowNodeUtilization with metricsUtilization cannot run on this snapshot (`kdesched simulate` "
+                 "fails its runs for want of node usage); everything else is written\n";
+}
+
 int run_snapshot(const SnapshotOptions& opts) {
     try {
         core::DeschedulerConfiguration cfg = load_config(opts.config);
@@ -63,6 +85,7 @@ int run_snapshot(const SnapshotOptions& opts) {
             std::cerr << failure << "\n";
             return kRuntimeFailure;
         }
+        add_usage_metrics(*client, writer);
         auto counts = writer.finish();
         if (!tmp.empty()) {
             file.close();

@@ -11,20 +11,18 @@ namespace kd::core::kube {
 namespace {
 
 // One object as the snapshot keeps it: apiVersion and kind first, managedFields dropped.
-std::string snapshot_form(char* text, const ApiResource& res) {
-    rapidjson::Document d;
-    d.ParseInsitu(text);
-    if (d.HasParseError() || !d.IsObject()) return "";
-    if (auto meta = d.FindMember("metadata"); meta != d.MemberEnd() && meta->value.IsObject()) {
+std::string snapshot_form(rapidjson::Value& obj, std::string_view api_version, std::string_view kind) {
+    if (!obj.IsObject()) return "";
+    if (auto meta = obj.FindMember("metadata"); meta != obj.MemberEnd() && meta->value.IsObject()) {
         meta->value.RemoveMember("managedFields");
         if (auto ann = meta->value.FindMember("annotations"); ann != meta->value.MemberEnd() && ann->value.IsObject())
             ann->value.RemoveMember("kubectl.kubernetes.io/last-applied-configuration");
     }
     json::TextWriter w;
     w.StartObject();
-    json::field(w, "apiVersion", res.group_version());
-    json::field(w, "kind", res.kind);
-    for (auto& m : d.GetObject()) {
+    json::field(w, "apiVersion", api_version);
+    json::field(w, "kind", kind);
+    for (auto& m : obj.GetObject()) {
         std::string_view key(m.name.GetString(), m.name.GetStringLength());
         if (key == "apiVersion" || key == "kind") continue;
         json::key(w, key);
@@ -32,6 +30,13 @@ std::string snapshot_form(char* text, const ApiResource& res) {
     }
     w.EndObject();
     return w.text();
+}
+
+std::string snapshot_form(char* text, const ApiResource& res) {
+    rapidjson::Document d;
+    d.ParseInsitu(text);
+    if (d.HasParseError()) return "";
+    return snapshot_form(d, res.group_version(), res.kind);
 }
 
 }  // namespace
@@ -67,18 +72,26 @@ void SnapshotWriter::consume(std::vector<Change>& changes) {
     }
 }
 
+void SnapshotWriter::add_listed(std::string_view api_version, std::string_view kind, rapidjson::Value& items) {
+    std::vector<std::string> objects;
+    for (auto& item : items.GetArray())
+        if (std::string obj = snapshot_form(item, api_version, kind); !obj.empty()) objects.push_back(std::move(obj));
+    listed_.emplace_back(std::string(kind), std::move(objects));
+}
+
 std::map<std::string, size_t> SnapshotWriter::finish() {
     std::map<std::string, size_t> counts;
     out_ << R"({"apiVersion":"v1","kind":"List","items":[)";
     bool first = true;
-    for (ObjectKind kind : kAllObjectKinds) {
-        auto& objects = done_[static_cast<size_t>(kind)];
-        if (!objects.empty()) counts[std::string(kind_name(kind))] = objects.size();
+    auto write = [&](std::string_view kind, const std::vector<std::string>& objects) {
+        if (!objects.empty()) counts[std::string(kind)] += objects.size();
         for (const auto& o : objects) {
             out_ << (first ? "\n" : ",\n") << o;
             first = false;
         }
-    }
+    };
+    for (ObjectKind kind : kAllObjectKinds) write(kind_name(kind), done_[static_cast<size_t>(kind)]);
+    for (const auto& [kind, objects] : listed_) write(kind, objects);
     out_ << "\n]}\n";
     return counts;
 }

@@ -2,27 +2,11 @@
 
 #include "cluster/decode/field_problem.hpp"
 #include "cluster/decode/usage_metrics_reader.hpp"
-#include "kube/client/resources.hpp"
-
-#include <rapidjson/document.h>
+#include "kube/watch/usage_metrics_list.hpp"
 
 #include <spdlog/spdlog.h>
 
 namespace kd::core::kube {
-
-namespace {
-
-constexpr const char* kMetricsPath = "/apis/metrics.k8s.io/v1beta1/";
-
-std::string not_served_problem(const ApiResult& r, std::chrono::milliseconds interval) {
-    return "metrics.k8s.io/v1beta1 is not served (" + r.describe() +
-           "): is metrics-server installed and its APIService available (kubectl get apiservice "
-           "v1beta1.metrics.k8s.io)? LowNodeUtilization's metricsUtilization has no usage, and its runs fail, until "
-           "it answers; polling again every " +
-           std::to_string(interval.count() / 1000) + " s";
-}
-
-}  // namespace
 
 UsageMetricsPoller::UsageMetricsPoller(ApiClient& client, UsagePollerOptions options)
     : client_(client), options_(options) {}
@@ -52,34 +36,22 @@ void UsageMetricsPoller::stop() {
 
 template <class Item, class Read>
 std::optional<std::vector<Item>> UsageMetricsPoller::list(const char* resource, Read read) {
-    std::string path = std::string(kMetricsPath) + resource;
-    ApiResult r = client_.call({"GET", path, {{"Accept", "application/json"}}, "", ""});
-    if (!r.ok()) {
-        if (r.code == 404 || r.code == 503)
-            set_problem(not_served_problem(r, options_.interval));
-        else
-            set_problem("cannot list " + std::string(resource) + " of metrics.k8s.io: " + r.describe() +
-                        (r.code == 403 ? "; grant " + rbac_rule("list", resource, "metrics.k8s.io") +
-                                             " to kdesched's ServiceAccount (deploy/base/rbac.yaml does)"
-                                       : std::string()) +
-                        "; LowNodeUtilization's metricsUtilization has no usage until it can; polling again every " +
-                        std::to_string(options_.interval.count() / 1000) + " s");
-        return std::nullopt;
-    }
-    rapidjson::Document doc;
-    doc.Parse(r.body.data(), r.body.size());
-    auto items = doc.IsObject() ? doc.FindMember("items") : rapidjson::Value::MemberIterator();
-    if (doc.HasParseError() || !doc.IsObject() || items == doc.MemberEnd() || !items->value.IsArray()) {
-        set_problem("GET " + path + " answered something that is not a list with items; polling again");
+    UsageMetricsList listed = list_usage_metrics(client_, resource);
+    if (!listed.listed()) {
+        set_problem(listed.problem +
+                    " LowNodeUtilization's metricsUtilization has no usage, and its runs fail, until it answers; "
+                    "polling again every " +
+                    std::to_string(options_.interval.count() / 1000) + " s");
         return std::nullopt;
     }
     std::vector<Item> out;
-    for (const auto& item : items->value.GetArray()) {
+    for (const auto& item : listed.items().GetArray()) {
         try {
             out.push_back(read(item));
         } catch (const decode::FieldProblemError& e) {
             // One bad entry costs that node or pod its metrics, not the others'.
-            spdlog::warn("GET {}: an item skipped: {}: {}", path, e.problem.path, e.problem.message);
+            spdlog::warn("LIST {} of {}: an item skipped: {}: {}", resource, kMetricsApiVersion, e.problem.path,
+                         e.problem.message);
         }
     }
     return out;
