@@ -82,9 +82,11 @@ std::vector<SpreadConstraint> constraints_of(const Cycle& cycle, Admission& admi
     return out;
 }
 
-// A pod the constraints may count, with the index of the node it was listed under.
+// A pod the constraints may count, with the index of the node it was listed under and its spec
+// (read while the pod was at hand: indexing a namespace by label then reads no pod record).
 struct ListedPod {
     Pod pod;
+    const kd_pod_spec* spec;
     uint32_t node;
 };
 
@@ -94,8 +96,8 @@ struct ListedPod {
 class NamespacePods {
 public:
     void add(const Pod& pod, uint32_t node, bool declares) {
-        all_.push_back({pod, node});
-        if (declares) declaring_.push_back({pod, node});
+        all_.push_back({pod, pod.raw()->spec, node});
+        if (declares) declaring_.push_back(all_.back());
     }
     // The pods declaring a balanced constraint, in listing order.
     const std::vector<ListedPod>& declaring() const { return declaring_; }
@@ -110,7 +112,7 @@ public:
             // key's alone), its pods are filed under it.
             SpecTable<std::optional<std::string_view>> value_of(all_.size() / 4);
             for (const ListedPod& entry : all_) {
-                auto [value, fresh] = value_of.try_emplace(entry.pod.raw()->spec);
+                auto [value, fresh] = value_of.try_emplace(entry.spec);
                 if (fresh) value = entry.pod.labels().get(label->first);
                 if (value) key->second[*value].push_back(entry);
             }
