@@ -9,8 +9,6 @@
 
 #include <compare>
 #include <cstdint>
-#include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
